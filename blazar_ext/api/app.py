@@ -1,0 +1,37 @@
+"""The WSGI application: three API families behind shared middleware.
+
+    HTTPProxyToWSGI -> RequestId -> /healthcheck (no auth)
+        -> auth -> context
+        -> /placement: placement-compatible app
+        -> /v2:        metadefs-compatible app
+        -> otherwise:  reservation (Blazar v1) app
+"""
+
+from oslo_config import cfg
+from oslo_middleware import healthcheck
+from oslo_middleware import http_proxy_to_wsgi
+from oslo_middleware import request_id
+
+from blazar_ext.api.metadefs import app as metadefs_app
+from blazar_ext.api.middleware import auth
+from blazar_ext.api.middleware import dispatch
+from blazar_ext.api.placement import app as placement_app
+from blazar_ext.api.v1 import app as v1_app
+from blazar_ext import policy
+
+CONF = cfg.CONF
+
+
+def build(conf: cfg.ConfigOpts = CONF):
+    """Build the API's WSGI application from configuration."""
+    policy.init(conf)
+    app = dispatch.PrefixDispatcher(v1_app.build(), [
+        ('/placement', placement_app.build(), True),
+        ('/v2', metadefs_app.build(), True),
+    ])
+    app = auth.wrap(app, conf)
+    app = dispatch.PrefixDispatcher(app, [
+        ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
+    ])
+    app = request_id.RequestId(app)
+    return http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)

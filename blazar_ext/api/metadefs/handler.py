@@ -1,0 +1,150 @@
+"""Routing, request parsing and responses shared by the metadefs handlers.
+
+Errors are JSON as python-glanceclient reads them: one top-level object
+whose ``message`` the client prints, e.g.
+``{"error": {"code": 404, "title": "Not Found", "message": "..."}}``.
+"""
+
+from collections.abc import Callable
+import datetime
+import re
+import urllib.parse
+
+from oslo_log import log as logging
+from oslo_serialization import jsonutils
+import webob
+import webob.dec
+import webob.exc
+
+from blazar_ext.api.middleware import auth
+from blazar_ext.api import validation
+from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext import exceptions
+from blazar_ext import policy
+
+LOG = logging.getLogger(__name__)
+
+PREFIX = '/v2'
+
+
+class Route:
+    """One method + path pattern (``{name}`` captures a path segment)."""
+
+    def __init__(self, method: str, pattern: str, handler: Callable):
+        self.method = method
+        regex = re.sub(r'\{(\w+)\}', r'(?P<\1>[^/]+)', pattern)
+        self.regex = re.compile('^%s/?$' % regex)
+        self.handler = handler
+
+
+class Router:
+    """Dispatches to the first route whose pattern and method match."""
+
+    def __init__(self, routes: list):
+        self.routes = routes
+
+    @webob.dec.wsgify
+    def __call__(self, req: webob.Request):
+        path = req.path_info
+        allowed = []
+        for route in self.routes:
+            match = route.regex.match(path)
+            if not match:
+                continue
+            if route.method != req.method:
+                allowed.append(route.method)
+                continue
+            try:
+                return route.handler(req, **match.groupdict())
+            except exceptions.BlazarExtException as exc:
+                return error(exc.status, exc.message)
+            except Exception:
+                LOG.exception('Unexpected error on %s %s', req.method,
+                              PREFIX + path)
+                return error(500, 'The server failed to handle %s %s; see '
+                                  'its log for details.'
+                             % (req.method, PREFIX + path))
+        if allowed:
+            resp = error(405, 'Method %s is not allowed on %s; allowed: %s.'
+                         % (req.method, PREFIX + path, ', '.join(allowed)))
+            resp.allow = allowed
+            return resp
+        return error(404, 'No metadefs resource at %s.' % (PREFIX + path))
+
+
+def error(status: int, message: str) -> webob.Response:
+    title = webob.exc.status_map[status].title
+    return webob.Response(
+        status=status, content_type='application/json', charset='UTF-8',
+        json_body={'error': {'code': status, 'title': title,
+                             'message': message}})
+
+
+def _default(value):
+    if isinstance(value, datetime.datetime):
+        return value.strftime('%Y-%m-%dT%H:%M:%SZ')
+    raise TypeError('%r is not JSON serializable' % value)
+
+
+def respond(body, status: int = 200) -> webob.Response:
+    """A JSON response; datetimes in Glance's ISO 8601 form."""
+    resp = webob.Response(status=status, content_type='application/json',
+                          charset='UTF-8')
+    resp.text = jsonutils.dumps(body, default=_default)
+    return resp
+
+
+def no_content() -> webob.Response:
+    return webob.Response(status=204, content_type=None)
+
+
+def context(req: webob.Request):
+    return req.environ[auth.CONTEXT_KEY]
+
+
+def body(req: webob.Request, schema: dict):
+    """The JSON body, validated against ``schema``."""
+    data = validation.parse_json(req.body)
+    validation.validate(schema, data)
+    return data
+
+
+def target(namespace: dict) -> dict:
+    return {'project_id': namespace['owner'],
+            'visibility': namespace['visibility']}
+
+
+def visible_namespace(req: webob.Request, name: str, rule: str) -> dict:
+    """The namespace if the caller may read it under ``rule``, else 404.
+
+    A namespace the caller may not see answers exactly as a missing one,
+    so its existence does not leak.
+    """
+    ctx = context(req)
+    namespace = ns_api.namespace_get(ctx, name)
+    if not policy.authorize(ctx, rule, target(namespace), do_raise=False):
+        raise ns_api.not_found(name)
+    return namespace
+
+
+def writable_namespace(req: webob.Request, name: str, rule: str) -> dict:
+    """The namespace if the caller may change it under ``rule``.
+
+    Callers who cannot see it get 404; those who see it but may not write
+    get 403.
+    """
+    ctx = context(req)
+    namespace = visible_namespace(req, name, 'get_metadef_namespace')
+    policy.authorize(ctx, rule, target(namespace))
+    return namespace
+
+
+def url(base: str, *names: str) -> str:
+    """/v2/<base>/<name>/..., each name percent-quoted."""
+    return '/'.join([PREFIX, base] + [urllib.parse.quote(n, safe='')
+                                      for n in names])
+
+
+def strip_read_only(data: dict, keys=('created_at', 'updated_at', 'schema',
+                                      'self')) -> dict:
+    return {k: v for k, v in data.items() if k not in keys}

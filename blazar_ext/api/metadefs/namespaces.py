@@ -1,0 +1,211 @@
+"""/metadefs/namespaces: list, create, show, update, delete."""
+
+import urllib.parse
+
+from blazar_ext.api.metadefs import handler
+from blazar_ext.api.metadefs import schemas
+from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext import exceptions
+from blazar_ext import policy
+
+DEFAULT_LIMIT = 25
+MAX_LIMIT = 1000
+_OPTIONAL = ('display_name', 'description')
+
+
+def view(namespace: dict, full: bool = False) -> dict:
+    """A namespace as the API shows it; unset fields are left out."""
+    out = {k: namespace[k] for k in ('namespace', 'visibility', 'protected',
+                                     'owner', 'created_at', 'updated_at')}
+    for key in _OPTIONAL:
+        if namespace.get(key) is not None:
+            out[key] = namespace[key]
+    if namespace.get('resource_type_associations'):
+        out['resource_type_associations'] = namespace[
+            'resource_type_associations']
+    if full:
+        for key in ('properties', 'objects', 'tags'):
+            if namespace.get(key):
+                out[key] = namespace[key]
+    out['schema'] = schemas.schema_url('namespace')
+    out['self'] = handler.url('metadefs/namespaces', namespace['namespace'])
+    return out
+
+
+def _list_params(req) -> dict:
+    """Validated list filters; anything malformed is Invalid, not a 500."""
+    params = req.GET
+    known = {'limit', 'marker', 'sort_key', 'sort_dir', 'visibility',
+             'resource_types'}
+    unknown = sorted(set(params) - known)
+    if unknown:
+        raise exceptions.Invalid(
+            reason='unknown query parameter(s) %s; known: %s'
+                   % (', '.join(unknown), ', '.join(sorted(known))))
+    out = {'limit': DEFAULT_LIMIT, 'sort_key': 'created_at',
+           'sort_dir': 'desc'}
+    if 'limit' in params:
+        try:
+            out['limit'] = int(params['limit'])
+        except ValueError:
+            raise exceptions.Invalid(
+                reason='limit must be an integer, got %r' % params['limit'])
+        if out['limit'] < 0:
+            raise exceptions.Invalid(reason='limit must be >= 0')
+        out['limit'] = min(out['limit'], MAX_LIMIT)
+    if 'sort_key' in params:
+        if params['sort_key'] not in ns_api.SORT_KEYS:
+            raise exceptions.Invalid(
+                reason='sort_key must be one of %s, got %r'
+                       % (', '.join(ns_api.SORT_KEYS), params['sort_key']))
+        out['sort_key'] = params['sort_key']
+    if 'sort_dir' in params:
+        if params['sort_dir'] not in ('asc', 'desc'):
+            raise exceptions.Invalid(
+                reason='sort_dir must be asc or desc, got %r'
+                       % params['sort_dir'])
+        out['sort_dir'] = params['sort_dir']
+    if 'visibility' in params:
+        if params['visibility'] not in ('public', 'private'):
+            raise exceptions.Invalid(
+                reason='visibility must be public or private, got %r'
+                       % params['visibility'])
+        out['visibility'] = params['visibility']
+    if params.get('resource_types'):
+        out['resource_types'] = [
+            r.strip() for r in params['resource_types'].split(',')
+            if r.strip()]
+    if params.get('marker'):
+        out['marker'] = params['marker']
+    return out
+
+
+def visible_to(ctx) -> str | None:
+    """None when the caller sees every namespace, else its project."""
+    if policy.authorize(ctx, 'metadef_admin', do_raise=False):
+        return None
+    return ctx.project_id or ''
+
+
+def index(req):
+    """GET /metadefs/namespaces."""
+    ctx = handler.context(req)
+    policy.authorize(ctx, 'get_metadef_namespaces')
+    params = _list_params(req)
+    limit = params.pop('limit')
+    rows = ns_api.namespace_list(ctx, visible_to=visible_to(ctx),
+                                 limit=limit + 1, **params)
+    page = rows[:limit]
+    query = {k: v for k, v in req.GET.items() if k != 'marker'}
+    query['limit'] = str(limit)
+    base = handler.url('metadefs/namespaces')
+    body = {'namespaces': [view(r) for r in page],
+            'first': '%s?%s' % (base, urllib.parse.urlencode(query)),
+            'schema': schemas.schema_url('namespaces')}
+    if len(rows) > limit and page:
+        query['marker'] = page[-1]['namespace']
+        body['next'] = '%s?%s' % (base, urllib.parse.urlencode(query))
+    return handler.respond(body)
+
+
+def _embedded(data: dict) -> dict:
+    objects = [handler.strip_read_only(o) for o in data.get('objects', [])]
+    for obj in objects:
+        _check_required(obj)
+    return {
+        'properties': data.get('properties'),
+        'objects': objects,
+        'tags': [{'name': t['name']} for t in data.get('tags', [])],
+        'associations': [
+            handler.strip_read_only(a)
+            for a in data.get('resource_type_associations', [])],
+    }
+
+
+def _check_required(obj: dict) -> None:
+    """Names in an object's ``required`` must be among its properties."""
+    missing = sorted(set(obj.get('required') or [])
+                     - set(obj.get('properties') or {}))
+    if missing:
+        raise exceptions.Invalid(
+            reason='object %s requires %s, which it does not define'
+                   % (obj['name'], ', '.join(missing)))
+
+
+def create(req):
+    """POST /metadefs/namespaces, with embedded definitions if given."""
+    ctx = handler.context(req)
+    policy.authorize(ctx, 'add_metadef_namespace')
+    data = handler.body(req, schemas.NAMESPACE)
+    owner = data.get('owner') or ctx.project_id
+    if not owner:
+        raise exceptions.Invalid(
+            reason='the namespace needs an owner: give "owner" in the body '
+                   'or authenticate with a project (X-Project-Id)')
+    values = {'namespace': data['namespace'], 'owner': owner,
+              'visibility': data.get('visibility', 'private'),
+              'protected': data.get('protected', False)}
+    for key in _OPTIONAL:
+        values[key] = data.get(key)
+    ns_api.namespace_create(ctx, values, **_embedded(data))
+    created = ns_api.namespace_get_full(ctx, values['namespace'])
+    resp = handler.respond(view(created, full=True), status=201)
+    resp.location = view(created)['self']
+    return resp
+
+
+def _prefixed(properties: dict, prefix: str) -> dict:
+    return {prefix + name: schema for name, schema in properties.items()}
+
+
+def show(req, namespace: str):
+    """GET /metadefs/namespaces/{namespace}[?resource_type=...]."""
+    handler.visible_namespace(req, namespace, 'get_metadef_namespace')
+    full = ns_api.namespace_get_full(handler.context(req), namespace)
+    resource_type = req.GET.get('resource_type')
+    if resource_type:
+        # Property names as they apply to that resource type.
+        prefix = next((a.get('prefix') or ''
+                       for a in full['resource_type_associations']
+                       if a['name'] == resource_type), '')
+        full['properties'] = _prefixed(full['properties'], prefix)
+        for obj in full['objects']:
+            obj['properties'] = _prefixed(obj['properties'], prefix)
+    for obj in full['objects']:
+        obj['schema'] = schemas.schema_url('object')
+        obj['self'] = handler.url('metadefs/namespaces', namespace,
+                                  'objects', obj['name'])
+    return handler.respond(view(full, full=True))
+
+
+def update(req, namespace: str):
+    """PUT /metadefs/namespaces/{namespace}: the namespace's own fields.
+
+    Embedded properties, objects, tags and associations in the body are
+    ignored (python-glanceclient sends back what it read); fields left out
+    keep their values.
+    """
+    ctx = handler.context(req)
+    handler.writable_namespace(req, namespace, 'modify_metadef_namespace')
+    data = handler.body(req, schemas.NAMESPACE)
+    values = {k: data[k] for k in ('namespace', 'visibility', 'protected',
+                                   'owner', 'display_name', 'description')
+              if k in data}
+    updated = ns_api.namespace_update(ctx, namespace, values)
+    return handler.respond(view(updated))
+
+
+def delete(req, namespace: str):
+    """DELETE /metadefs/namespaces/{namespace}; protected ones are 403."""
+    handler.writable_namespace(req, namespace, 'delete_metadef_namespace')
+    ns_api.namespace_delete(handler.context(req), namespace)
+    return handler.no_content()
+
+
+ROUTES = [
+    handler.Route('GET', '/metadefs/namespaces', index),
+    handler.Route('POST', '/metadefs/namespaces', create),
+    handler.Route('GET', '/metadefs/namespaces/{namespace}', show),
+    handler.Route('PUT', '/metadefs/namespaces/{namespace}', update),
+    handler.Route('DELETE', '/metadefs/namespaces/{namespace}', delete),
+]

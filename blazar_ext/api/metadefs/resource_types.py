@@ -1,0 +1,45 @@
+"""/metadefs/resource_types and a namespace's resource type associations."""
+
+from blazar_ext.api.metadefs import handler
+from blazar_ext.api.metadefs import schemas
+from blazar_ext.db.api import metadef_resource_type as rt_api
+from blazar_ext import policy
+
+_BASE = '/metadefs/namespaces/{namespace}/resource_types'
+
+
+def index(req):
+    """GET /metadefs/resource_types: every known resource type."""
+    ctx = handler.context(req)
+    policy.authorize(ctx, 'list_metadef_resource_types')
+    return handler.respond({'resource_types': rt_api.resource_type_list(ctx)})
+
+
+def associations(req, namespace: str):
+    handler.visible_namespace(req, namespace, 'get_metadef_resource_type')
+    return handler.respond({'resource_type_associations':
+                            rt_api.association_list(handler.context(req),
+                                                    namespace)})
+
+
+def associate(req, namespace: str):
+    handler.writable_namespace(req, namespace,
+                               'add_metadef_resource_type_association')
+    data = handler.strip_read_only(handler.body(req, schemas.RESOURCE_TYPE))
+    assoc = rt_api.associate(handler.context(req), namespace, data)
+    return handler.respond(assoc, status=201)
+
+
+def deassociate(req, namespace: str, name: str):
+    handler.writable_namespace(req, namespace,
+                               'remove_metadef_resource_type_association')
+    rt_api.deassociate(handler.context(req), namespace, name)
+    return handler.no_content()
+
+
+ROUTES = [
+    handler.Route('GET', '/metadefs/resource_types', index),
+    handler.Route('GET', _BASE, associations),
+    handler.Route('POST', _BASE, associate),
+    handler.Route('DELETE', _BASE + '/{name}', deassociate),
+]

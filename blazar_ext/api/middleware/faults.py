@@ -1,0 +1,62 @@
+"""Last-resort error handling: every error leaves as JSON.
+
+Each API family renders its own error shape; this middleware catches what
+escapes them, and turns non-JSON error bodies (from the framework or other
+middleware) into the family's shape.
+"""
+
+from collections.abc import Callable
+
+from oslo_log import log as logging
+import webob
+
+LOG = logging.getLogger(__name__)
+
+
+class JsonErrors:
+    """Renders uncaught exceptions and non-JSON error bodies as JSON.
+
+    ``render(status, title, message, request_id) -> (content_type, body)``
+    """
+
+    def __init__(self, app, render: Callable):
+        self.app = app
+        self.render = render
+
+    def __call__(self, environ, start_response):
+        req = webob.Request(environ)
+        try:
+            resp = req.get_response(self.app)
+        except Exception:
+            LOG.exception('Unexpected error for %s %s', req.method, req.path)
+            resp = webob.Response(status=500)
+        if resp.status_int >= 400 and not (
+                resp.content_type or '').endswith('json'):
+            message = message_for(resp.status_int)
+            content_type, body = self.render(
+                resp.status_int, resp.status.split(' ', 1)[-1], message,
+                environ.get('openstack.request_id'))
+            resp.content_type = content_type
+            resp.charset = 'UTF-8' if content_type.endswith('json') else None
+            resp.body = body
+        return resp(environ, start_response)
+
+
+def message_for(status: int) -> str:
+    """A generic message for an error status."""
+    if status >= 500:
+        return ('An unexpected error prevented the request from '
+                'completing; it has been logged.')
+    return _DEFAULT_MESSAGES.get(status, 'The request failed.')
+
+
+_DEFAULT_MESSAGES = {
+    400: 'The request could not be understood.',
+    401: 'Authentication is required.',
+    403: 'Access was denied to this resource.',
+    404: 'The resource could not be found.',
+    405: 'The method is not allowed for this resource.',
+    406: 'The requested media type is not served.',
+    409: 'The request conflicts with the current state of the resource.',
+    415: 'The request media type is not supported.',
+}

@@ -1,0 +1,1 @@
+"""One module per placement resource: policy, input, domain, output."""

@@ -1,0 +1,70 @@
+"""/resource_classes and /resource_classes/{name} (1.2)."""
+
+from blazar_ext.api.placement import microversion
+from blazar_ext.api.placement.schemas import common
+from blazar_ext.api.placement.schemas import resource_class as schema
+from blazar_ext.api.placement import wsgi_util
+from blazar_ext.api import validation
+from blazar_ext.db.api.placement import resource_class as rc_api
+from blazar_ext import exceptions
+from blazar_ext.policies import placement_resource_class as rules
+from blazar_ext import policy
+
+
+def serialize(req, name: str) -> dict:
+    return {'name': name, 'links': [{
+        'rel': 'self',
+        'href': wsgi_util.url(req, '/resource_classes/%s' % name)}]}
+
+
+@microversion.version_range('1.2')
+def list_classes(req):
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.LIST)
+    return wsgi_util.json_response(req, {'resource_classes': [
+        serialize(req, n) for n in rc_api.list_classes(context)]})
+
+
+@microversion.version_range('1.2')
+def create(req):
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.CREATE)
+    data = wsgi_util.json_body(req, schema.POST)
+    rc_api.create_class(context, data['name'])
+    return wsgi_util.empty_response(
+        201, location=wsgi_util.url(req, '/resource_classes/%s'
+                                    % data['name']))
+
+
+@microversion.version_range('1.2')
+def show(req, name):
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.SHOW)
+    if not rc_api.class_exists(context, name):
+        raise exceptions.ResourceClassNotFound(name=name)
+    return wsgi_util.json_response(req, serialize(req, name))
+
+
+@microversion.version_range('1.7')
+def update(req, name):
+    """Create-or-check a custom class: 201 when created, 204 when known."""
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.UPDATE)
+    try:
+        validation.validate(common.CUSTOM_RESOURCE_CLASS, name)
+    except exceptions.Invalid:
+        raise wsgi_util.HTTPError(
+            400, 'JSON does not validate: %r does not match '
+                 "'^CUSTOM_[A-Z0-9_]+$'" % name)
+    created = rc_api.create_class(context, name, exist_ok=True)
+    return wsgi_util.empty_response(
+        201 if created else 204,
+        location=wsgi_util.url(req, '/resource_classes/%s' % name))
+
+
+@microversion.version_range('1.2')
+def delete(req, name):
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.DELETE)
+    rc_api.delete_class(context, name)
+    return wsgi_util.empty_response()

@@ -1,0 +1,99 @@
+"""/resource_providers and /resource_providers/{uuid}."""
+
+from blazar_ext.api.placement import microversion
+from blazar_ext.api.placement import query_params
+from blazar_ext.api.placement.schemas import resource_provider as schema
+from blazar_ext.api.placement import wsgi_util
+from blazar_ext.db.api.placement import resource_provider as rp_api
+from blazar_ext import exceptions
+from blazar_ext.policies import placement_resource_provider as rules
+from blazar_ext import policy
+
+LIST_PARAMS = {'name': '1.0', 'uuid': '1.0', 'member_of': '1.3',
+               'resources': '1.4', 'in_tree': '1.14', 'required': '1.18'}
+
+
+def serialize(req, provider: dict) -> dict:
+    """A provider as Placement shows it at the request's microversion."""
+    base = wsgi_util.url(req, '/resource_providers/%s' % provider['uuid'])
+    links = [('self', base), ('inventories', base + '/inventories'),
+             ('usages', base + '/usages')]
+    if microversion.at_least(req, '1.1'):
+        links.append(('aggregates', base + '/aggregates'))
+    if microversion.at_least(req, '1.6'):
+        links.append(('traits', base + '/traits'))
+    if microversion.at_least(req, '1.11'):
+        links.append(('allocations', base + '/allocations'))
+    body = {'uuid': provider['uuid'], 'name': provider['name'],
+            'generation': provider['generation'],
+            'links': [{'rel': rel, 'href': href} for rel, href in links]}
+    if microversion.at_least(req, '1.14'):
+        body['parent_provider_uuid'] = provider['parent_provider_uuid']
+        body['root_provider_uuid'] = provider['root_provider_uuid']
+    return body
+
+
+def list_providers(req):
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.LIST)
+    params = wsgi_util.query(req, LIST_PARAMS)
+    filters = {'name': params.get('name'), 'uuid': params.get('uuid'),
+               'in_tree': params.get('in_tree')}
+    if 'member_of' in params:
+        filters['member_of'], filters['forbidden_aggregates'] = (
+            query_params.member_of(req, params['member_of']))
+    if 'resources' in params:
+        filters['resources'] = query_params.resources(params['resources'])
+    if 'required' in params:
+        filters['required'] = query_params.required(req, params['required'])
+    try:
+        providers = rp_api.list_providers(context, **filters)
+    except (exceptions.TraitNotFound,
+            exceptions.InvalidProviderRequest) as exc:
+        raise wsgi_util.HTTPError(400, 'Invalid query string parameters: '
+                                  '%s' % exc)
+    return wsgi_util.json_response(req, {'resource_providers': [
+        serialize(req, p) for p in providers]})
+
+
+def create(req):
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.CREATE)
+    data = wsgi_util.json_body(
+        req, schema.POST_1_14 if microversion.at_least(req, '1.14')
+        else schema.POST)
+    provider = rp_api.create(context, data['name'], data.get('uuid'),
+                             data.get('parent_provider_uuid'))
+    location = wsgi_util.url(req, '/resource_providers/%s'
+                             % provider['uuid'])
+    if microversion.at_least(req, '1.20'):
+        return wsgi_util.json_response(req, serialize(req, provider),
+                                       location=location)
+    return wsgi_util.empty_response(201, location=location)
+
+
+def show(req, uuid):
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.SHOW)
+    return wsgi_util.json_response(req, serialize(req, rp_api.get(
+        context, uuid)))
+
+
+def update(req, uuid):
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.UPDATE)
+    nested = microversion.at_least(req, '1.14')
+    data = wsgi_util.json_body(req, schema.PUT_1_14 if nested
+                               else schema.PUT)
+    provider = rp_api.update(
+        context, uuid, data['name'], data.get('parent_provider_uuid'),
+        set_parent=nested and 'parent_provider_uuid' in data,
+        allow_reparent=microversion.at_least(req, '1.37'))
+    return wsgi_util.json_response(req, serialize(req, provider))
+
+
+def delete(req, uuid):
+    context = wsgi_util.context(req)
+    policy.authorize(context, rules.DELETE)
+    rp_api.delete(context, uuid)
+    return wsgi_util.empty_response()

@@ -1,0 +1,105 @@
+"""Request and response helpers shared by the placement handlers."""
+
+from email import utils as email_utils
+import time
+
+from oslo_serialization import jsonutils
+import webob
+
+from blazar_ext.api.middleware import auth
+from blazar_ext.api.placement import error_codes
+from blazar_ext.api.placement import microversion
+from blazar_ext.api import validation
+from blazar_ext import exceptions
+
+
+class HTTPError(Exception):
+    """An error decided at the edge, rendered in Placement's error shape."""
+
+    def __init__(self, status: int, detail: str,
+                 code: str = error_codes.DEFAULT, **extra):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.code = code
+        self.extra = extra
+
+
+def context(req):
+    return req.environ[auth.CONTEXT_KEY]
+
+
+def json_body(req, schema: dict):
+    """The decoded body, validated; 400 in Placement's words otherwise."""
+    if req.content_type != 'application/json':
+        raise HTTPError(
+            415, 'The media type %s is not supported, use application/json'
+            % (req.content_type or 'None'))
+    try:
+        data = validation.parse_json(req.body)
+    except exceptions.Invalid as exc:
+        raise HTTPError(400, 'Malformed JSON: %s' % exc.kwargs['reason'])
+    try:
+        validation.validate(schema, data)
+    except exceptions.Invalid as exc:
+        raise HTTPError(400, 'JSON does not validate: %s'
+                        % exc.kwargs['reason'])
+    return data
+
+
+def query(req, allowed: dict) -> dict:
+    """Query parameters checked against ``allowed`` {name: min version}.
+
+    Repeatable parameters come back as lists ('member_of', 'required'),
+    the rest as strings; unknown or repeated ones are a 400.
+    """
+    repeatable = {'member_of', 'required'}
+    params = {}
+    for key in req.GET.keys():
+        since = allowed.get(key)
+        if since is None or not microversion.at_least(req, since):
+            raise HTTPError(
+                400, "Invalid query string parameters: Additional "
+                     "properties are not allowed ('%s' was unexpected)" % key,
+                error_codes.QUERYPARAM_BAD_VALUE)
+        values = req.GET.getall(key)
+        if key in repeatable:
+            params[key] = values
+        elif len(values) > 1:
+            raise HTTPError(
+                400, "Invalid query string parameters: Expected one value "
+                     "for %s, got %d" % (key, len(values)),
+                error_codes.ILLEGAL_DUPLICATE_QUERYPARAM)
+        else:
+            params[key] = values[0]
+    return params
+
+
+def _http_date() -> str:
+    return email_utils.formatdate(time.time(), usegmt=True)
+
+
+def json_response(req, body, status: int = 200, location=None,
+                  cache: bool = True) -> webob.Response:
+    resp = webob.Response(status=status, content_type='application/json',
+                          charset='UTF-8')
+    resp.text = jsonutils.dumps(body)
+    if location:
+        resp.location = location
+    if cache and req.method == 'GET' and microversion.at_least(req, '1.15'):
+        resp.headers['Cache-Control'] = 'no-cache'
+        resp.headers['Last-Modified'] = _http_date()
+    return resp
+
+
+def empty_response(status: int = 204, location=None) -> webob.Response:
+    resp = webob.Response(status=status)
+    resp.content_type = None
+    if location:
+        resp.location = location
+    return resp
+
+
+def url(req, path: str) -> str:
+    """A link relative to the placement root, as Placement writes them."""
+    return req.script_name + path

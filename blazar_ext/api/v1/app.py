@@ -1,0 +1,27 @@
+"""The reservation API (Blazar v1 compatible) as a Pecan app."""
+
+import pecan
+
+from blazar_ext.api import hooks
+from blazar_ext.api.middleware import faults
+from blazar_ext.api.v1 import errors
+from blazar_ext.api.v1 import root
+
+
+class _JsonOnly:
+    """The v1 API speaks JSON only, whatever Accept says."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        environ['HTTP_ACCEPT'] = 'application/json'
+        return self.app(environ, start_response)
+
+
+def build() -> object:
+    app = pecan.make_app(root.RootController(),
+                         hooks=[hooks.ContextHook(), errors.ErrorHook()],
+                         force_canonical=False,
+                         guess_content_type_from_ext=False)
+    return faults.JsonErrors(_JsonOnly(app), errors.render)

@@ -1,0 +1,70 @@
+"""/v1/os-hosts: register, describe and unregister reservable hosts."""
+
+import pecan
+from pecan import rest
+
+from blazar_ext.api.v1 import allocations as v1_allocations
+from blazar_ext.api.v1 import properties as v1_properties
+from blazar_ext.api.v1.schemas import host as schema
+from blazar_ext.api.v1 import views
+from blazar_ext.api import validation
+from blazar_ext.db.api import host as host_api
+from blazar_ext import policy
+from blazar_ext.rpc import manager_client
+
+
+def _show_private(context) -> bool:
+    return policy.authorize(context, 'blazar:oshosts:get_private',
+                            do_raise=False)
+
+
+class HostsController(rest.RestController):
+
+    # /v1/os-hosts/properties (python-blazarclient's host property commands).
+    properties = v1_properties.HostPropertiesController()
+    # /v1/os-hosts/allocations and /v1/os-hosts/{host_id}/allocation.
+    allocations = v1_allocations.HostAllocationsController()
+    allocation = v1_allocations.HostAllocationController()
+
+    @pecan.expose('json')
+    def get_all(self):
+        context = pecan.request.context
+        policy.authorize(context, 'blazar:oshosts:get')
+        show_private = _show_private(context)
+        return {'hosts': [views.host(h, show_private)
+                          for h in host_api.host_list(context)]}
+
+    @pecan.expose('json')
+    def get_one(self, host_id):
+        context = pecan.request.context
+        policy.authorize(context, 'blazar:oshosts:get')
+        host = host_api.host_get(context, host_id)
+        return {'host': views.host(host, _show_private(context))}
+
+    @pecan.expose('json')
+    def post(self):
+        context = pecan.request.context
+        policy.authorize(context, 'blazar:oshosts:post')
+        values = validation.parse_json(pecan.request.body)
+        validation.validate(schema.CREATE, values)
+        host = manager_client.get_client().create_host(context, values)
+        pecan.response.status = 201
+        return {'host': views.host(host, _show_private(context))}
+
+    @pecan.expose('json')
+    def put(self, host_id):
+        context = pecan.request.context
+        policy.authorize(context, 'blazar:oshosts:put')
+        values = validation.parse_json(pecan.request.body)
+        validation.validate(schema.UPDATE, values)
+        host = manager_client.get_client().update_host(
+            context, host_id, values)
+        return {'host': views.host(host, _show_private(context))}
+
+    @pecan.expose(content_type='application/json')
+    def delete(self, host_id):
+        context = pecan.request.context
+        policy.authorize(context, 'blazar:oshosts:delete')
+        manager_client.get_client().delete_host(context, host_id)
+        pecan.response.status = 204
+        return ''

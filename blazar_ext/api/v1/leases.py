@@ -1,0 +1,70 @@
+"""/v1/leases: create, list, show, update and delete leases.
+
+Reads come from the database; changes go to the manager over RPC.
+"""
+
+import pecan
+from pecan import rest
+
+from blazar_ext.api.v1.schemas import lease as schema
+from blazar_ext.api.v1 import views
+from blazar_ext.api import validation
+from blazar_ext.db.api import lease as lease_api
+from blazar_ext import policy
+from blazar_ext.rpc import manager_client
+
+
+def _get_authorized(context, lease_id: str, action: str) -> dict:
+    lease = lease_api.lease_get(context, lease_id)
+    policy.authorize(context, 'blazar:leases:%s' % action,
+                     {'project_id': lease['project_id'],
+                      'user_id': lease['user_id']})
+    return lease
+
+
+class LeasesController(rest.RestController):
+
+    @pecan.expose('json')
+    def get_all(self):
+        context = pecan.request.context
+        policy.authorize(context, 'blazar:leases:get')
+        project_id = None
+        if not policy.authorize(context, 'blazar:leases:get_all_projects',
+                                do_raise=False):
+            project_id = context.project_id
+        return {'leases': [views.lease(lease) for lease in
+                           lease_api.lease_list(context, project_id)]}
+
+    @pecan.expose('json')
+    def get_one(self, lease_id):
+        context = pecan.request.context
+        return {'lease': views.lease(
+            _get_authorized(context, lease_id, 'get'))}
+
+    @pecan.expose('json')
+    def post(self):
+        context = pecan.request.context
+        policy.authorize(context, 'blazar:leases:post')
+        values = validation.parse_json(pecan.request.body)
+        validation.validate(schema.CREATE, values)
+        created = manager_client.get_client().create_lease(context, values)
+        pecan.response.status = 201
+        return {'lease': views.lease(
+            lease_api.lease_get(context, created['id']))}
+
+    @pecan.expose('json')
+    def put(self, lease_id):
+        context = pecan.request.context
+        _get_authorized(context, lease_id, 'put')
+        values = validation.parse_json(pecan.request.body)
+        validation.validate(schema.UPDATE, values)
+        manager_client.get_client().update_lease(context, lease_id, values)
+        return {'lease': views.lease(lease_api.lease_get(context, lease_id))}
+
+    @pecan.expose(content_type='application/json')
+    def delete(self, lease_id):
+        context = pecan.request.context
+        _get_authorized(context, lease_id, 'delete')
+        manager_client.get_client().delete_lease(context, lease_id)
+        pecan.response.status = 204
+        return ''

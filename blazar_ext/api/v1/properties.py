@@ -1,0 +1,174 @@
+"""Resource properties: the extra capability names of a resource type, their
+values and whether users may see them.
+
+Two route families share the handlers below:
+
+- /v1/{resource_type}/properties[/{name}], as the discovery spec describes;
+- /v1/os-hosts/properties[/{name}], as python-blazarclient calls it
+  (bodies wrapped in ``resource_properties`` / ``resource_property``).
+
+A private property never shows to a caller without
+``blazar:properties:get_private``: it is left out of listings, and asking
+for it by name is a 403 whose message does not repeat the name.
+"""
+
+from oslo_utils import strutils
+import pecan
+from pecan import rest
+
+from blazar_ext.api.v1.schemas import property as schema
+from blazar_ext.api import validation
+from blazar_ext.db.api import capability as capability_api
+from blazar_ext import exceptions
+from blazar_ext.policies import properties as property_policies
+from blazar_ext import policy
+
+HOST_RESOURCE_TYPE = 'physical:host'
+
+
+def catalog_details(context, resource_type: str, names: list) -> dict:
+    """Catalog information per property name: {name: {'title', 'type',
+    'operators', ...}}.
+
+    The metadefs catalog fills this in; until then properties carry only
+    what the capabilities themselves say.
+    """
+    return {}
+
+
+def _with_catalog(context, resource_type: str, items: list) -> list:
+    """Merge catalog details into each property.
+
+    The keys that come from the capabilities (property, private, values)
+    win over the catalog's.
+    """
+    details = catalog_details(context, resource_type,
+                              [item['property'] for item in items])
+    if not details:
+        return items
+    merged = []
+    for item in items:
+        extra = details.get(item['property']) or {}
+        merged.append(dict(extra, **item))
+    return merged
+
+
+def _may_see_private(context) -> bool:
+    return policy.authorize(context, property_policies.GET_PRIVATE,
+                            do_raise=False)
+
+
+def _bool_param(name: str, value: str) -> bool:
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise exceptions.Invalid(
+            reason='query parameter %s must be true or false, not %r'
+            % (name, value))
+
+
+def _list_query(context) -> tuple:
+    """(detail, include_private) from the query string."""
+    params = pecan.request.GET
+    unknown = sorted(set(params) - set(schema.LIST_QUERY))
+    if unknown:
+        raise exceptions.Invalid(
+            reason='unknown query parameter(s): %s; expected detail and/or '
+                   'all' % ', '.join(unknown))
+    detail = _bool_param('detail', params.get('detail', 'false'))
+    include_private = _bool_param('all', params.get('all', 'false'))
+    if include_private:
+        # Asking for everything without the right to see it is refused
+        # outright rather than silently answered with less.
+        policy.authorize(context, property_policies.GET_PRIVATE)
+    return detail, include_private
+
+
+def list_properties(context, resource_type: str) -> list:
+    """Handler body of the listings: policy, query, database, catalog."""
+    policy.authorize(context, property_policies.POLICY_ROOT % 'list')
+    detail, include_private = _list_query(context)
+    items = capability_api.property_list(context, resource_type,
+                                         include_private, detail)
+    return _with_catalog(context, resource_type, items)
+
+
+def show_property(context, resource_type: str, name: str) -> dict:
+    """One property and its values; 403 if private and not allowed."""
+    policy.authorize(context, property_policies.POLICY_ROOT % 'get')
+    item = capability_api.property_get(context, resource_type, name)
+    if item['private'] and not _may_see_private(context):
+        raise exceptions.PolicyNotAuthorized(
+            action=property_policies.GET_PRIVATE)
+    return _with_catalog(context, resource_type, [item])[0]
+
+
+def update_property(context, resource_type: str, name: str) -> dict:
+    """Set the private flag from a {"private": <bool>} body."""
+    policy.authorize(context, property_policies.POLICY_ROOT % 'update')
+    values = validation.parse_json(pecan.request.body)
+    validation.validate(schema.UPDATE, values)
+    item = capability_api.property_set_private(
+        context, resource_type, name, values['private'])
+    return _with_catalog(context, resource_type, [item])[0]
+
+
+def _require_name(name) -> None:
+    # PATCH on the collection itself: only single properties change.
+    if not name:
+        pecan.abort(405, headers={'Allow': 'GET'})
+
+
+def _value_objects(item: dict) -> dict:
+    """The spec's shape: values as [{"value": v}, ...]."""
+    if 'values' in item:
+        item = dict(item, values=[{'value': v} for v in item['values']])
+    return item
+
+
+class PropertiesController(rest.RestController):
+    """/v1/{resource_type}/properties, as in the discovery spec."""
+
+    def __init__(self, resource_type: str):
+        self.resource_type = resource_type
+
+    @pecan.expose('json')
+    def get_all(self):
+        items = list_properties(pecan.request.context, self.resource_type)
+        return [_value_objects(item) for item in items]
+
+    @pecan.expose('json')
+    def get_one(self, name):
+        return _value_objects(
+            show_property(pecan.request.context, self.resource_type, name))
+
+    @pecan.expose(content_type='application/json')
+    def patch(self, name=None):
+        _require_name(name)
+        update_property(pecan.request.context, self.resource_type, name)
+        pecan.response.status = 204
+        return ''
+
+
+class HostPropertiesController(rest.RestController):
+    """/v1/os-hosts/properties, as python-blazarclient calls it.
+
+    As upstream Blazar, values are plain strings and PATCH answers 200
+    with the property; unlike it, ``private`` is the stored flag.
+    """
+
+    @pecan.expose('json')
+    def get_all(self):
+        return {'resource_properties': list_properties(
+            pecan.request.context, HOST_RESOURCE_TYPE)}
+
+    @pecan.expose('json')
+    def get_one(self, name):
+        return {'resource_property': show_property(
+            pecan.request.context, HOST_RESOURCE_TYPE, name)}
+
+    @pecan.expose('json')
+    def patch(self, name=None):
+        _require_name(name)
+        return {'resource_property': update_property(
+            pecan.request.context, HOST_RESOURCE_TYPE, name)}

@@ -1,0 +1,48 @@
+"""Root of the reservation API: the versions document and /v1."""
+
+import pecan
+
+from blazar_ext.api.v1 import floatingips
+from blazar_ext.api.v1 import hosts
+from blazar_ext.api.v1 import leases
+from blazar_ext.api.v1 import properties
+
+
+class V1Controller:
+    """/v1: one attribute per resource collection."""
+
+    @pecan.expose('json')
+    def index(self):
+        return _version(pecan.request.host_url)
+
+    @pecan.expose()
+    def _lookup(self, resource_type, *remainder):
+        # /v1/{resource_type}/properties: resource types such as
+        # physical:host appear literally in the path, so they cannot be
+        # attributes. Anything else falls through to Pecan's 404.
+        if remainder and remainder[0] == 'properties':
+            # A list: RestController recognises a trailing slash ([''])
+            # only in a list.
+            return (properties.PropertiesController(resource_type),
+                    list(remainder[1:]))
+
+
+# Resource names with a hyphen cannot be attribute names.
+pecan.route(V1Controller, 'os-hosts', hosts.HostsController())
+pecan.route(V1Controller, 'leases', leases.LeasesController())
+pecan.route(V1Controller, 'floatingips', floatingips.FloatingIPsController())
+
+
+def _version(host_url: str) -> dict:
+    return {'id': 'v1.0', 'status': 'CURRENT',
+            'links': [{'href': '%s/v1/' % host_url, 'rel': 'self'}]}
+
+
+class RootController:
+    v1 = V1Controller()
+
+    @pecan.expose('json')
+    def index(self):
+        # As Blazar: 300 Multiple Choices listing the versions.
+        pecan.response.status = 300
+        return {'versions': [_version(pecan.request.host_url)]}

@@ -1,0 +1,44 @@
+"""Request schemas for /v1/os-hosts."""
+
+_CAPABILITY_VALUE = {'type': ['string', 'number', 'boolean']}
+
+# Names of host columns and fields that a capability may not take.
+RESERVED_NAMES = ['id', 'name', 'hypervisor_hostname', 'vcpus', 'memory_mb',
+                  'local_gb', 'cpu_info', 'hypervisor_type',
+                  'hypervisor_version', 'service_name', 'availability_zone',
+                  'status', 'trust_id', 'reservable', 'disabled',
+                  'created_at', 'updated_at']
+_NON_NEGATIVE_INT = {'type': 'integer', 'minimum': 0}
+_TEXT = {'type': 'string', 'maxLength': 255}
+
+CREATE = {
+    'type': 'object',
+    'properties': {
+        'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                 'pattern': r'^\S(.*\S)?$'},
+        'vcpus': _NON_NEGATIVE_INT,
+        'memory_mb': _NON_NEGATIVE_INT,
+        'local_gb': _NON_NEGATIVE_INT,
+        'hypervisor_version': _NON_NEGATIVE_INT,
+        'cpu_info': {'type': 'string'},
+        'hypervisor_type': _TEXT,
+        'service_name': _TEXT,
+        'availability_zone': _TEXT,
+    },
+    'propertyNames': {'minLength': 1, 'maxLength': 255,
+                      'not': {'enum': ['id', 'hypervisor_hostname', 'status',
+                                       'trust_id', 'reservable', 'disabled',
+                                       'created_at', 'updated_at']}},
+    'additionalProperties': _CAPABILITY_VALUE,
+    'required': ['name'],
+}
+
+# A flat map of capability names to values; null removes a capability.
+UPDATE = {
+    'type': 'object',
+    'minProperties': 1,
+    'propertyNames': {'minLength': 1, 'maxLength': 255,
+                      'not': {'enum': RESERVED_NAMES}},
+    'additionalProperties': {'type': ['string', 'number', 'boolean',
+                                      'null']},
+}

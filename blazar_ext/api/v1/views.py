@@ -1,0 +1,86 @@
+"""Response bodies of the v1 API, shaped as upstream Blazar's."""
+
+import datetime
+
+HOST_COLUMNS = ('hypervisor_hostname', 'vcpus', 'cpu_info', 'hypervisor_type',
+                'hypervisor_version', 'memory_mb', 'local_gb',
+                'service_name', 'availability_zone', 'status', 'trust_id',
+                'reservable', 'disabled')
+
+
+def timestamp(value) -> str | None:
+    """Blazar's 'YYYY-MM-DD HH:MM:SS' style; accepts datetimes or strings
+    (datetimes cross RPC as ISO strings)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.datetime.fromisoformat(value)
+    return value.strftime('%Y-%m-%dT%H:%M:%S.%f')
+
+
+def host(values: dict, show_private: bool) -> dict:
+    """A host with its (visible) extra capabilities as top-level keys."""
+    body = {name: values.get(name) for name in HOST_COLUMNS}
+    body['id'] = str(values['id'])
+    body['created_at'] = timestamp(values.get('created_at'))
+    body['updated_at'] = timestamp(values.get('updated_at'))
+    for name, capability in sorted(values['capabilities'].items()):
+        if show_private or not capability['private']:
+            body.setdefault(name, capability['value'])
+    return body
+
+
+_LEASE_COLUMNS = ('id', 'name', 'status', 'degraded', 'user_id',
+                  'project_id', 'trust_id')
+_RESERVATION_COLUMNS = ('id', 'lease_id', 'status', 'resource_id',
+                        'resource_type', 'missing_resources',
+                        'resources_changed')
+_RESERVATION_DETAILS = {
+    'physical:host': ('min', 'max', 'hypervisor_properties',
+                      'resource_properties', 'before_end'),
+    'virtual:floatingip': ('network_id', 'amount', 'required_floatingips'),
+}
+
+
+def _stamps(body: dict, values: dict) -> dict:
+    body['created_at'] = timestamp(values.get('created_at'))
+    body['updated_at'] = timestamp(values.get('updated_at'))
+    return body
+
+
+def reservation(values: dict) -> dict:
+    body = {name: values.get(name) for name in _RESERVATION_COLUMNS}
+    for name in _RESERVATION_DETAILS.get(values['resource_type'], ()):
+        body[name] = values.get(name)
+    return _stamps(body, values)
+
+
+def event(values: dict) -> dict:
+    body = {name: values.get(name)
+            for name in ('id', 'lease_id', 'event_type', 'status')}
+    body['time'] = timestamp(values.get('time'))
+    return _stamps(body, values)
+
+
+def lease(values: dict) -> dict:
+    """A lease with its reservations and events, as Blazar shows it."""
+    body = {name: values.get(name) for name in _LEASE_COLUMNS}
+    body['start_date'] = timestamp(values['start_date'])
+    body['end_date'] = timestamp(values['end_date'])
+    body['reservations'] = [reservation(r) for r in values['reservations']]
+    body['events'] = [event(e) for e in values['events']]
+    return _stamps(body, values)
+
+
+def floatingip(values: dict) -> dict:
+    body = {name: values.get(name) for name in (
+        'id', 'floating_network_id', 'floating_ip_address', 'subnet_id',
+        'reservable')}
+    return _stamps(body, values)
+
+
+def host_allocation(host_id, reservations: list) -> dict:
+    """Blazar's {resource_id, reservations: [{id, lease_id}]}."""
+    return {'resource_id': str(host_id),
+            'reservations': [{'id': r['id'], 'lease_id': r['lease_id']}
+                             for r in reservations]}

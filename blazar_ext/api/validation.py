@@ -1,0 +1,33 @@
+"""Request bodies: JSON parsing and jsonschema validation, shared by every
+API family. Failures raise exceptions.Invalid with a message naming the
+offending field."""
+
+import jsonschema
+from oslo_serialization import jsonutils
+
+from blazar_ext import exceptions
+
+
+def parse_json(body: bytes):
+    """Decode a JSON request body; a missing or bad body is Invalid."""
+    if not body:
+        raise exceptions.Invalid(reason='a JSON request body is required')
+    try:
+        return jsonutils.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise exceptions.Invalid(
+            reason='the request body is not valid JSON: %s' % exc)
+
+
+def validate(schema: dict, data) -> None:
+    """Raise Invalid when ``data`` does not match ``schema``."""
+    validator = jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.FormatChecker())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is None:
+        return
+    where = '/'.join(str(p) for p in error.absolute_path)
+    reason = error.message
+    if where:
+        reason = "'%s': %s" % (where, reason)
+    raise exceptions.Invalid(reason=reason)

@@ -1,0 +1,18 @@
+"""Start-up shared by the console scripts: configuration and logging."""
+
+import sys
+
+from oslo_log import log as logging
+
+from blazar_ext import conf
+
+CONF = conf.CONF
+
+
+def prepare(name: str, argv: list[str] | None = None,
+            default_config_files: list[str] | None = None) -> None:
+    """Parse the command line and config files, then set up logging."""
+    logging.register_options(CONF)
+    CONF(argv if argv is not None else sys.argv[1:], project='blazar-ext',
+         default_config_files=default_config_files)
+    logging.setup(CONF, name)

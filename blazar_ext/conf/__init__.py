@@ -1,0 +1,20 @@
+"""Configuration: every option group registers itself on the global CONF."""
+
+from oslo_config import cfg
+
+from blazar_ext.conf import api
+from blazar_ext.conf import database
+from blazar_ext.conf import default
+from blazar_ext.conf import enforcement
+from blazar_ext.conf import manager
+from blazar_ext.conf import messaging
+from blazar_ext.conf import metadefs
+
+CONF = cfg.CONF
+
+# One module per option group; opts.py lists them for the generator.
+MODULES = [default, api, database, manager, messaging, enforcement,
+           metadefs]
+
+for _module in MODULES:
+    _module.register_opts(CONF)

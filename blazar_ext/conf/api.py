@@ -1,0 +1,35 @@
+"""[api] options: the WSGI server and authentication."""
+
+from oslo_config import cfg
+
+GROUP = cfg.OptGroup('api', title='API server options')
+
+ALL_OPTS = [
+    cfg.HostAddressOpt('host', default='0.0.0.0',
+                       help='Address the API server listens on.'),
+    cfg.PortOpt('port', default=1234,
+                help='Port the API server listens on.'),
+    cfg.IntOpt('workers', default=1, min=1,
+               help='Number of API worker processes.'),
+    cfg.IntOpt('threads', default=16, min=1,
+               help='Number of request threads in each API worker.'),
+    cfg.StrOpt('auth_strategy', default='keystone',
+               choices=[('keystone', 'Validate tokens with '
+                         'keystonemiddleware.auth_token.'),
+                        ('noauth', 'Trust X-User-Id, X-Project-Id and '
+                         'X-Roles headers. For tests and the embedded '
+                         'default only.')],
+               help='How API requests are authenticated.'),
+    cfg.IntOpt('rpc_retry', default=2, min=-1,
+               help='How many times the API retries to reach the message '
+                    'broker before answering 503 (-1 retries forever).'),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_group(GROUP)
+    conf.register_opts(ALL_OPTS, group=GROUP)
+
+
+def list_opts() -> dict:
+    return {GROUP: ALL_OPTS}

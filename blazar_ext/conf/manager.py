@@ -1,0 +1,40 @@
+"""[manager] options: the RPC server and the lease event loop."""
+
+from oslo_config import cfg
+
+GROUP = cfg.OptGroup('manager', title='Manager options')
+
+ALL_OPTS = [
+    cfg.StrOpt('topic', default='blazar_ext.manager',
+               help='RPC topic the manager listens on.'),
+    cfg.IntOpt('rpc_timeout', default=30, min=1,
+               help='Seconds the API waits for the manager to answer an RPC '
+                    'call before answering 503.'),
+    cfg.StrOpt('host_inventory', default='static',
+               help='Name of the host inventory source (entry point in the '
+                    'blazar_ext.host_inventory namespace). "static" takes '
+                    'the host description from the request.'),
+    cfg.FloatOpt('event_interval', default=10.0, min=0.01,
+                 help='Seconds between two runs of the lease event loop, '
+                      'which starts and ends leases when their time comes.'),
+    cfg.IntOpt('event_claim_timeout', default=300, min=1,
+               help='Seconds after which an event left IN_PROGRESS (its '
+                    'manager died while running it) may be claimed again by '
+                    'another manager.'),
+    cfg.IntOpt('cleaning_time', default=0, min=0,
+               help='Minutes a host stays unavailable before and after each '
+                    'of its allocations (time to clean it between leases).'),
+    cfg.IntOpt('minutes_before_end_lease', default=60, min=0,
+               help='Minutes before the end of a lease at which its '
+                    'before_end_lease event runs, unless the lease gives '
+                    'before_end_date.'),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_group(GROUP)
+    conf.register_opts(ALL_OPTS, group=GROUP)
+
+
+def list_opts() -> dict:
+    return {GROUP: ALL_OPTS}

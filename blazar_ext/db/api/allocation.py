@@ -1,0 +1,234 @@
+"""Picking free hosts and floating IPs for a window, and holding them.
+
+Selection is one SQL statement per request: the candidates that match the
+filters and have no allocation overlapping the window, ordered by id and
+limited. Candidates are locked (SELECT ... FOR UPDATE) and, once locked,
+checked again with a locking read, because a concurrent transaction may have
+committed an allocation on them between our snapshot and our lock. A lost
+race raises AllocationRace, and the caller's transaction is retried.
+"""
+
+import datetime
+import threading
+
+import sqlalchemy as sa
+
+from blazar_ext.db.models import floatingip as fip_models
+from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import lease as lease_models
+from blazar_ext.db import session as db_session
+
+# Within one manager process, allocating transactions take turns: SQLite
+# has no row locks, and on the other databases this only saves the
+# database from deadlocks between our own threads. Across processes the
+# row locks below do the work.
+PROCESS_LOCK = threading.RLock()
+
+
+class AllocationRace(Exception):
+    """A chosen resource was taken by a concurrent transaction; retry."""
+
+
+def is_retryable(exc: Exception) -> bool:
+    """exception_checker for oslo.db's wrap_db_retry."""
+    return isinstance(exc, AllocationRace)
+
+
+def _host_overlap(start: datetime.datetime, end: datetime.datetime,
+                  exclude_reservation_id: str | None):
+    alloc = lease_models.ComputeHostAllocation
+    cond = [alloc.start_date < end, alloc.end_date > start]
+    if exclude_reservation_id:
+        cond.append(alloc.reservation_id != exclude_reservation_id)
+    return cond
+
+
+def host_candidates(session, host_filter, start: datetime.datetime,
+                    end: datetime.datetime, limit: int,
+                    exclude_reservation_id: str | None = None,
+                    among=None, exclude_hosts=None) -> list:
+    """Ids of up to ``limit`` free matching hosts, locked, in one query.
+
+    ``start`` and ``end`` already include the cleaning time.
+    """
+    host = host_models.ComputeHost
+    alloc = lease_models.ComputeHostAllocation
+    busy = sa.exists(sa.select(sa.literal(1)).where(
+        alloc.compute_host_id == host.id,
+        *_host_overlap(start, end, exclude_reservation_id)))
+    query = sa.select(host.id).where(
+        host.reservable == sa.true(), host.disabled == sa.false(),
+        host_filter, ~busy)
+    if among is not None:
+        query = query.where(host.id.in_(list(among)))
+    if exclude_hosts:
+        query = query.where(host.id.not_in(list(exclude_hosts)))
+    query = query.order_by(host.id).limit(limit).with_for_update()
+    ids = list(session.scalars(query))
+    _recheck_hosts(session, ids, start, end, exclude_reservation_id)
+    return ids
+
+
+def _recheck_hosts(session, ids, start, end, exclude_reservation_id) -> None:
+    if not ids:
+        return
+    alloc = lease_models.ComputeHostAllocation
+    taken = session.scalars(
+        sa.select(alloc.compute_host_id).where(
+            alloc.compute_host_id.in_(ids),
+            *_host_overlap(start, end, exclude_reservation_id))
+        .with_for_update(read=True)).first()
+    if taken is not None:
+        raise AllocationRace()
+
+
+def host_allocations_of(session, reservation_id: str) -> list:
+    """Host ids allocated to one reservation."""
+    alloc = lease_models.ComputeHostAllocation
+    return list(session.scalars(
+        sa.select(alloc.compute_host_id)
+        .where(alloc.reservation_id == reservation_id)
+        .order_by(alloc.compute_host_id)))
+
+
+def allocate_hosts(session, reservation_id: str, host_ids,
+                   start: datetime.datetime, end: datetime.datetime) -> None:
+    """Hold hosts for a reservation over [start, end] (the lease window)."""
+    for host_id in host_ids:
+        session.add(lease_models.ComputeHostAllocation(
+            compute_host_id=host_id, reservation_id=reservation_id,
+            start_date=start, end_date=end))
+    session.flush()
+
+
+def release_hosts(session, reservation_id: str, host_ids=None) -> None:
+    """Drop a reservation's host allocations (all, or those listed)."""
+    alloc = lease_models.ComputeHostAllocation
+    stmt = sa.delete(alloc).where(alloc.reservation_id == reservation_id)
+    if host_ids is not None:
+        stmt = stmt.where(alloc.compute_host_id.in_(list(host_ids)))
+    session.execute(stmt)
+
+
+def move_window(session, reservation_ids, start: datetime.datetime,
+                end: datetime.datetime) -> None:
+    """Copy a lease's new window onto its allocations."""
+    if not reservation_ids:
+        return
+    for model in (lease_models.ComputeHostAllocation,
+                  fip_models.FloatingIPAllocation):
+        session.execute(sa.update(model).where(
+            model.reservation_id.in_(list(reservation_ids)))
+            .values(start_date=start, end_date=end))
+
+
+def floatingip_candidates(session, network_id: str, required: list,
+                          start: datetime.datetime, end: datetime.datetime,
+                          limit: int,
+                          exclude_reservation_id: str | None = None) -> list:
+    """(id, address) of up to ``limit`` free floating IPs, required first."""
+    fip = fip_models.FloatingIP
+    alloc = fip_models.FloatingIPAllocation
+    cond = [alloc.floatingip_id == fip.id, alloc.start_date < end,
+            alloc.end_date > start]
+    if exclude_reservation_id:
+        cond.append(alloc.reservation_id != exclude_reservation_id)
+    busy = sa.exists(sa.select(sa.literal(1)).where(*cond))
+    wanted = (fip.floating_ip_address.in_(required) if required
+              else sa.false())
+    query = (sa.select(fip.id, fip.floating_ip_address)
+             .where(fip.floating_network_id == network_id,
+                    fip.reservable == sa.true(), ~busy)
+             .order_by(sa.case((wanted, 0), else_=1), fip.id)
+             .limit(limit).with_for_update())
+    rows = [tuple(r) for r in session.execute(query)]
+    if rows:
+        taken = session.scalars(
+            sa.select(alloc.floatingip_id).where(
+                alloc.floatingip_id.in_([r[0] for r in rows]),
+                *cond[1:]).with_for_update(read=True)).first()
+        if taken is not None:
+            raise AllocationRace()
+    return rows
+
+
+def allocate_floatingips(session, reservation_id: str, fip_ids,
+                         start: datetime.datetime,
+                         end: datetime.datetime) -> None:
+    for fip_id in fip_ids:
+        session.add(fip_models.FloatingIPAllocation(
+            floatingip_id=fip_id, reservation_id=reservation_id,
+            start_date=start, end_date=end))
+    session.flush()
+
+
+def floatingip_allocations_of(session, reservation_id: str) -> list:
+    alloc = fip_models.FloatingIPAllocation
+    return list(session.scalars(
+        sa.select(alloc.floatingip_id)
+        .where(alloc.reservation_id == reservation_id)))
+
+
+def release_floatingips(session, reservation_id: str) -> None:
+    alloc = fip_models.FloatingIPAllocation
+    session.execute(sa.delete(alloc).where(
+        alloc.reservation_id == reservation_id))
+
+
+def host_allocation_list(context, lease_id: str | None = None,
+                         reservation_id: str | None = None,
+                         host_id: int | None = None,
+                         project_id: str | None = None) -> dict:
+    """{host_id: [{'id': reservation_id, 'lease_id': ...}]} for the
+    os-hosts allocation routes, in one query."""
+    alloc = lease_models.ComputeHostAllocation
+    res = lease_models.Reservation
+    lease = lease_models.Lease
+    query = (sa.select(alloc.compute_host_id, res.id, res.lease_id)
+             .join(res, res.id == alloc.reservation_id)
+             .join(lease, lease.id == res.lease_id)
+             .order_by(alloc.compute_host_id, alloc.start_date))
+    if lease_id:
+        query = query.where(res.lease_id == lease_id)
+    if reservation_id:
+        query = query.where(res.id == reservation_id)
+    if host_id is not None:
+        query = query.where(alloc.compute_host_id == host_id)
+    if project_id is not None:
+        query = query.where(lease.project_id == project_id)
+    out: dict = {}
+    with db_session.reader.using(context) as session:
+        for h_id, r_id, l_id in session.execute(query):
+            out.setdefault(h_id, []).append({'id': r_id, 'lease_id': l_id})
+    return out
+
+
+def host_has_allocations_after(session, host_id: int,
+                               now: datetime.datetime) -> bool:
+    """True while the host has a current or future allocation."""
+    alloc = lease_models.ComputeHostAllocation
+    return session.scalars(
+        sa.select(alloc.id).where(alloc.compute_host_id == host_id,
+                                  alloc.end_date > now).limit(1)
+        .with_for_update(read=True)).first() is not None
+
+
+def floatingip_has_allocations_after(session, fip_id: str,
+                                     now: datetime.datetime) -> bool:
+    alloc = fip_models.FloatingIPAllocation
+    return session.scalars(
+        sa.select(alloc.id).where(alloc.floatingip_id == fip_id,
+                                  alloc.end_date > now).limit(1)).first() \
+        is not None
+
+
+def known_capabilities(session, resource_type: str, names) -> dict:
+    """{name: private} for the capability names that exist."""
+    names = set(names)
+    if not names:
+        return {}
+    cap = host_models.ExtraCapability
+    return dict(session.execute(
+        sa.select(cap.capability_name, cap.private).where(
+            cap.resource_type == resource_type,
+            cap.capability_name.in_(names))).all())

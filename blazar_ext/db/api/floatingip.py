@@ -1,0 +1,61 @@
+"""Reservable floating IPs (registered by the operator, no Neutron)."""
+
+import datetime
+
+from oslo_db import exception as db_exc
+import sqlalchemy as sa
+
+from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.models import floatingip as models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+
+
+def _get_model(session, fip_id: str, lock: bool = False):
+    query = sa.select(models.FloatingIP).where(models.FloatingIP.id == fip_id)
+    if lock:
+        query = query.with_for_update()
+    fip = session.scalars(query).first()
+    if fip is None:
+        raise exceptions.FloatingIPNotFound(floatingip=fip_id)
+    return fip
+
+
+def floatingip_get(context, fip_id: str) -> dict:
+    with db_session.reader.using(context) as session:
+        return _get_model(session, fip_id).to_dict()
+
+
+def floatingip_list(context) -> list:
+    with db_session.reader.using(context) as session:
+        return [f.to_dict() for f in session.scalars(
+            sa.select(models.FloatingIP).order_by(
+                models.FloatingIP.created_at, models.FloatingIP.id))]
+
+
+def floatingip_create(context, values: dict) -> dict:
+    """Register a floating IP; FloatingIPExists on a duplicate."""
+    with db_session.writer.using(context) as session:
+        fip = models.FloatingIP(**values)
+        session.add(fip)
+        try:
+            session.flush()
+        except db_exc.DBDuplicateEntry:
+            raise exceptions.FloatingIPExists(
+                address=values['floating_ip_address'],
+                network=values['floating_network_id'])
+        return fip.to_dict()
+
+
+def floatingip_delete(context, fip_id: str,
+                      now: datetime.datetime) -> None:
+    """Unregister; FloatingIPInUse while it has current/future allocations."""
+    with allocation_api.PROCESS_LOCK:
+        with db_session.writer.using(context) as session:
+            fip = _get_model(session, fip_id, lock=True)
+            if allocation_api.floatingip_has_allocations_after(
+                    session, fip.id, now):
+                raise exceptions.FloatingIPInUse(floatingip=fip_id)
+            session.execute(sa.delete(models.FloatingIPAllocation).where(
+                models.FloatingIPAllocation.floatingip_id == fip.id))
+            session.delete(fip)

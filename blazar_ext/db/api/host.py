@@ -1,0 +1,161 @@
+"""Hosts and their extra capability values."""
+
+from oslo_db import api as oslo_db_api
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.models import host as models
+from blazar_ext.db.models import lease as lease_models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+
+RESOURCE_TYPE = 'physical:host'
+
+
+def _capabilities_of(session, host_ids) -> dict:
+    """{host_id: {name: {'value': v, 'private': p}}} in one query."""
+    result = {host_id: {} for host_id in host_ids}
+    if not host_ids:
+        return result
+    rows = session.execute(
+        sa.select(models.ComputeHostExtraCapability.computehost_id,
+                  models.ExtraCapability.capability_name,
+                  models.ComputeHostExtraCapability.capability_value,
+                  models.ExtraCapability.private)
+        .join(models.ExtraCapability,
+              models.ExtraCapability.id ==
+              models.ComputeHostExtraCapability.capability_id)
+        .where(models.ComputeHostExtraCapability.computehost_id.in_(
+            host_ids)))
+    for host_id, name, value, private in rows:
+        result[host_id][name] = {'value': value, 'private': private}
+    return result
+
+
+def _to_dicts(session, hosts) -> list:
+    capabilities = _capabilities_of(session, [h.id for h in hosts])
+    out = []
+    for host in hosts:
+        values = host.to_dict()
+        values['capabilities'] = capabilities[host.id]
+        out.append(values)
+    return out
+
+
+def _get_model(session, host_id):
+    try:
+        host_id = int(host_id)
+    except (TypeError, ValueError):
+        raise exceptions.HostNotFound(host=host_id)
+    host = session.get(models.ComputeHost, host_id)
+    if host is None:
+        raise exceptions.HostNotFound(host=host_id)
+    return host
+
+
+def host_get(context, host_id) -> dict:
+    """One host with its capabilities; HostNotFound if absent."""
+    with db_session.reader.using(context) as session:
+        return _to_dicts(session, [_get_model(session, host_id)])[0]
+
+
+def host_list(context) -> list:
+    """Every host with its capabilities, ordered by id."""
+    with db_session.reader.using(context) as session:
+        hosts = session.scalars(
+            sa.select(models.ComputeHost).order_by(models.ComputeHost.id))
+        return _to_dicts(session, list(hosts))
+
+
+@oslo_db_api.wrap_db_retry(max_retries=5, retry_on_deadlock=True)
+def host_create(context, values: dict, capabilities: dict,
+                private_default: bool = False) -> dict:
+    """Insert a host and its capability values (strings)."""
+    with db_session.writer.using(context) as session:
+        host = models.ComputeHost(**values)
+        session.add(host)
+        try:
+            session.flush()
+        except db_exc.DBDuplicateEntry:
+            raise exceptions.HostExists(host=values['hypervisor_hostname'])
+        _set_capabilities(session, host.id, capabilities, private_default)
+        return _to_dicts(session, [host])[0]
+
+
+@oslo_db_api.wrap_db_retry(max_retries=5, retry_on_deadlock=True)
+def host_update_capabilities(context, host_id, capabilities: dict,
+                             private_default: bool = False) -> dict:
+    """Set capability values; a None value removes that capability."""
+    with db_session.writer.using(context) as session:
+        host = _get_model(session, host_id)
+        removed = [name for name, value in capabilities.items()
+                   if value is None]
+        if removed:
+            session.execute(
+                sa.delete(models.ComputeHostExtraCapability).where(
+                    models.ComputeHostExtraCapability.computehost_id ==
+                    host.id,
+                    models.ComputeHostExtraCapability.capability_id.in_(
+                        sa.select(models.ExtraCapability.id).where(
+                            models.ExtraCapability.resource_type ==
+                            RESOURCE_TYPE,
+                            models.ExtraCapability.capability_name.in_(
+                                removed)))))
+        _set_capabilities(
+            session, host.id,
+            {k: v for k, v in capabilities.items() if v is not None},
+            private_default)
+        session.expire(host)
+        return _to_dicts(session, [host])[0]
+
+
+def _set_capabilities(session, host_id: int, capabilities: dict,
+                      private_default: bool) -> None:
+    ids = capability_api.get_or_create_ids(
+        session, RESOURCE_TYPE, capabilities, private_default)
+    if not ids:
+        return
+    existing = dict(session.execute(
+        sa.select(models.ComputeHostExtraCapability.capability_id,
+                  models.ComputeHostExtraCapability.id).where(
+            models.ComputeHostExtraCapability.computehost_id == host_id,
+            models.ComputeHostExtraCapability.capability_id.in_(
+                ids.values()))).all())
+    for name, value in capabilities.items():
+        capability_id = ids[name]
+        if capability_id in existing:
+            session.execute(
+                sa.update(models.ComputeHostExtraCapability)
+                .where(models.ComputeHostExtraCapability.id ==
+                       existing[capability_id])
+                .values(capability_value=value))
+        else:
+            session.add(models.ComputeHostExtraCapability(
+                computehost_id=host_id, capability_id=capability_id,
+                capability_value=value))
+    session.flush()
+
+
+def host_delete(context, host_id, now=None) -> None:
+    """Delete a host and its capability values.
+
+    HostInUse while it has current or future allocations (at ``now``,
+    default the current time). The host row is locked first, as allocators
+    lock it, so no allocation slips in between the check and the delete.
+    """
+    with allocation_api.PROCESS_LOCK, \
+            db_session.writer.using(context) as session:
+        host = _get_model(session, host_id)
+        session.execute(sa.select(models.ComputeHost.id).where(
+            models.ComputeHost.id == host.id).with_for_update())
+        if allocation_api.host_has_allocations_after(
+                session, host.id, now or timeutils.utcnow()):
+            raise exceptions.HostInUse(host=host_id)
+        session.execute(sa.delete(lease_models.ComputeHostAllocation).where(
+            lease_models.ComputeHostAllocation.compute_host_id == host.id))
+        session.execute(sa.delete(models.ComputeHostExtraCapability).where(
+            models.ComputeHostExtraCapability.computehost_id == host.id))
+        session.delete(host)

@@ -1,0 +1,227 @@
+"""Metadefs namespaces, with their embedded definitions on create/show."""
+
+from oslo_db import exception as db_exc
+from oslo_serialization import jsonutils
+import sqlalchemy as sa
+
+from blazar_ext.db.models import metadef as models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+
+SORT_KEYS = ('namespace', 'display_name', 'created_at', 'updated_at')
+NAMESPACE_FIELDS = ('namespace', 'display_name', 'description', 'visibility',
+                    'protected', 'owner')
+
+
+def not_found(namespace: str) -> exceptions.NotFound:
+    return exceptions.NotFound(
+        message='Metadata definition namespace %s was not found.' % namespace)
+
+
+def get_model(session, namespace: str) -> models.MetadefNamespace:
+    """The namespace row; NotFound if absent (used by the other modules)."""
+    row = session.scalars(sa.select(models.MetadefNamespace).where(
+        models.MetadefNamespace.namespace == namespace)).first()
+    if row is None:
+        raise not_found(namespace)
+    return row
+
+
+def check_unprotected(row: models.MetadefNamespace, what: str) -> None:
+    """Forbidden when ``row`` is protected: nothing in it may be deleted."""
+    if row.protected:
+        raise exceptions.Forbidden(
+            message='Namespace %s is protected; %s cannot be deleted. Set '
+                    'protected to false first.' % (row.namespace, what))
+
+
+def _to_dict(row) -> dict:
+    out = {f: getattr(row, f) for f in NAMESPACE_FIELDS + (
+        'created_at', 'updated_at', 'id')}
+    # Never null: clients validate timestamps as strings.
+    out['updated_at'] = row.updated_at or row.created_at
+    return out
+
+
+def _associations_of(session, namespace_ids) -> dict:
+    """{namespace_id: [association dicts]} in one query."""
+    result = {nid: [] for nid in namespace_ids}
+    if not namespace_ids:
+        return result
+    assoc = models.MetadefNamespaceResourceType
+    rows = session.execute(
+        sa.select(assoc, models.MetadefResourceType.name)
+        .join(models.MetadefResourceType,
+              models.MetadefResourceType.id == assoc.resource_type_id)
+        .where(assoc.namespace_id.in_(namespace_ids))
+        .order_by(models.MetadefResourceType.name))
+    for row, name in rows:
+        result[row.namespace_id].append(association_dict(row, name))
+    return result
+
+
+def association_dict(row, name: str) -> dict:
+    """An association as the API shows it; unset fields are left out."""
+    out = {'name': name, 'created_at': row.created_at,
+           'updated_at': row.updated_at or row.created_at}
+    if row.prefix is not None:
+        out['prefix'] = row.prefix
+    if row.properties_target is not None:
+        out['properties_target'] = row.properties_target
+    return out
+
+
+def namespace_list(context, visible_to: str | None = None,
+                   visibility: str | None = None,
+                   resource_types: list | None = None,
+                   limit: int | None = None, marker: str | None = None,
+                   sort_key: str = 'created_at',
+                   sort_dir: str = 'desc') -> list:
+    """One page of namespaces with their resource type associations.
+
+    ``visible_to`` restricts to public namespaces and those owned by that
+    project (None: every namespace). ``marker`` is the last namespace name
+    seen; an unknown or invisible marker is Invalid.
+    """
+    ns = models.MetadefNamespace
+    with db_session.reader.using(context) as session:
+        query = sa.select(ns)
+        if visible_to is not None:
+            query = query.where(sa.or_(ns.visibility == 'public',
+                                       ns.owner == visible_to))
+        if visibility is not None:
+            query = query.where(ns.visibility == visibility)
+        if resource_types:
+            rt = models.MetadefResourceType
+            assoc = models.MetadefNamespaceResourceType
+            query = query.where(sa.exists().where(
+                assoc.namespace_id == ns.id,
+                assoc.resource_type_id == rt.id,
+                rt.name.in_(resource_types)))
+        column = getattr(ns, sort_key)
+        desc = sort_dir == 'desc'
+        if marker is not None:
+            query = query.where(_after(session, query, column, desc, marker))
+        order = [column.desc() if desc else column.asc(),
+                 ns.id.desc() if desc else ns.id.asc()]
+        query = query.order_by(*order)
+        if limit is not None:
+            query = query.limit(limit)
+        rows = list(session.scalars(query))
+        assocs = _associations_of(session, [r.id for r in rows])
+        out = []
+        for row in rows:
+            values = _to_dict(row)
+            values['resource_type_associations'] = assocs[row.id]
+            out.append(values)
+        return out
+
+
+def _after(session, query, column, desc: bool, marker: str):
+    """The keyset condition for rows after ``marker`` in the sort order."""
+    ns = models.MetadefNamespace
+    row = session.scalars(query.where(ns.namespace == marker)).first()
+    if row is None:
+        raise exceptions.Invalid(
+            reason='marker %s is not a namespace you can see' % marker)
+    value = getattr(row, column.key)
+    cmp = (lambda a, b: a < b) if desc else (lambda a, b: a > b)
+    if value is None:
+        # NULLs sort first ascending on SQLite/MySQL and last on PostgreSQL;
+        # a sort on a nullable column falls back to the id among NULLs.
+        return sa.or_(sa.and_(column.is_(None), cmp(ns.id, row.id)),
+                      column.isnot(None))
+    return sa.or_(cmp(column, value),
+                  sa.and_(column == value, cmp(ns.id, row.id)))
+
+
+def namespace_get(context, namespace: str) -> dict:
+    """One namespace with its resource type associations."""
+    with db_session.reader.using(context) as session:
+        row = get_model(session, namespace)
+        values = _to_dict(row)
+        values['resource_type_associations'] = _associations_of(
+            session, [row.id])[row.id]
+        return values
+
+
+def namespace_get_full(context, namespace: str) -> dict:
+    """A namespace with its properties, objects, tags and associations."""
+    from blazar_ext.db.api import metadef_object
+    from blazar_ext.db.api import metadef_property
+    from blazar_ext.db.api import metadef_tag
+    with db_session.reader.using(context):
+        values = namespace_get(context, namespace)
+        values['properties'] = metadef_property.property_list(
+            context, namespace)
+        values['objects'] = metadef_object.object_list(context, namespace)
+        values['tags'] = metadef_tag.tag_list(context, namespace)
+        return values
+
+
+def namespace_create(context, values: dict, properties: dict | None = None,
+                     objects: list | None = None, tags: list | None = None,
+                     associations: list | None = None) -> dict:
+    """Create a namespace and its embedded definitions in one transaction."""
+    from blazar_ext.db.api import metadef_object
+    from blazar_ext.db.api import metadef_property
+    from blazar_ext.db.api import metadef_resource_type
+    from blazar_ext.db.api import metadef_tag
+    with db_session.writer.using(context) as session:
+        row = models.MetadefNamespace(**values)
+        session.add(row)
+        try:
+            session.flush()
+        except db_exc.DBDuplicateEntry:
+            raise exceptions.Conflict(
+                message='A namespace named %s already exists.'
+                        % values['namespace'])
+        name = values['namespace']
+        for prop_name, schema in (properties or {}).items():
+            metadef_property.property_create(context, name, prop_name,
+                                             schema)
+        for obj in objects or []:
+            metadef_object.object_create(context, name, obj)
+        if tags:
+            metadef_tag.tag_create_many(context, name,
+                                        [t['name'] for t in tags],
+                                        append=True)
+        for assoc in associations or []:
+            metadef_resource_type.associate(context, name, assoc)
+        return namespace_get(context, name)
+
+
+def namespace_update(context, namespace: str, values: dict) -> dict:
+    """Replace the namespace's own fields; children are untouched."""
+    with db_session.writer.using(context) as session:
+        row = get_model(session, namespace)
+        for key, value in values.items():
+            setattr(row, key, value)
+        try:
+            session.flush()
+        except db_exc.DBDuplicateEntry:
+            raise exceptions.Conflict(
+                message='A namespace named %s already exists.'
+                        % values['namespace'])
+        return namespace_get(context, row.namespace)
+
+
+def namespace_delete(context, namespace: str, force: bool = False) -> None:
+    """Delete a namespace and everything in it; protected ones refuse."""
+    with db_session.writer.using(context) as session:
+        row = get_model(session, namespace)
+        if not force:
+            check_unprotected(row, 'it')
+        for model in (models.MetadefProperty, models.MetadefObject,
+                      models.MetadefTag, models.MetadefNamespaceResourceType):
+            session.execute(sa.delete(model).where(
+                model.namespace_id == row.id))
+        session.delete(row)
+
+
+def dump_json(value) -> str:
+    return jsonutils.dumps(value)
+
+
+def load_json(text: str | None):
+    return jsonutils.loads(text) if text else None

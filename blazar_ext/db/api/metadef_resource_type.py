@@ -1,0 +1,140 @@
+"""Metadefs resource types and their associations with namespaces.
+
+``catalog_properties`` is what the properties-discovery API reads: the
+property definitions the catalog gives for one resource type.
+"""
+
+from oslo_db import exception as db_exc
+import sqlalchemy as sa
+
+from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.models import metadef as models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+
+# The catalog resource type standing for each reservation resource type,
+# so callers may ask with either name.
+CATALOG_RESOURCE_TYPES = {
+    'physical:host': 'OS::Blazar::Host',
+}
+
+
+def _to_dict(row) -> dict:
+    return {'name': row.name, 'created_at': row.created_at,
+            'updated_at': row.updated_at or row.created_at}
+
+
+def resource_type_list(context) -> list:
+    """Every resource type, by name."""
+    with db_session.reader.using(context) as session:
+        rows = session.scalars(sa.select(models.MetadefResourceType)
+                               .order_by(models.MetadefResourceType.name))
+        return [_to_dict(r) for r in rows]
+
+
+def _get_or_create(session, name: str):
+    query = sa.select(models.MetadefResourceType).where(
+        models.MetadefResourceType.name == name)
+    rt = session.scalars(query).first()
+    if rt is None:
+        try:
+            # A savepoint, so losing a race to create it keeps the
+            # transaction usable and the winner's row is read instead.
+            with session.begin_nested():
+                rt = models.MetadefResourceType(name=name, protected=False)
+                session.add(rt)
+        except db_exc.DBDuplicateEntry:
+            rt = session.scalars(query).one()
+    return rt
+
+
+def association_list(context, namespace: str) -> list:
+    """The namespace's resource type associations."""
+    with db_session.reader.using(context) as session:
+        ns = ns_api.get_model(session, namespace)
+        return ns_api._associations_of(session, [ns.id])[ns.id]
+
+
+def associate(context, namespace: str, values: dict) -> dict:
+    """Associate a resource type (created if unknown) with the namespace."""
+    with db_session.writer.using(context) as session:
+        ns = ns_api.get_model(session, namespace)
+        rt = _get_or_create(session, values['name'])
+        assoc = models.MetadefNamespaceResourceType
+        if session.get(assoc, (rt.id, ns.id)) is not None:
+            raise exceptions.Conflict(
+                message='Resource type %s is already associated with '
+                        'namespace %s.' % (values['name'], namespace))
+        row = assoc(resource_type_id=rt.id, namespace_id=ns.id,
+                    prefix=values.get('prefix'),
+                    properties_target=values.get('properties_target'))
+        session.add(row)
+        try:
+            session.flush()
+        except db_exc.DBDuplicateEntry:
+            # A concurrent request made the same association.
+            raise exceptions.Conflict(
+                message='Resource type %s is already associated with '
+                        'namespace %s.' % (values['name'], namespace))
+        return ns_api.association_dict(row, rt.name)
+
+
+def deassociate(context, namespace: str, name: str) -> None:
+    """Remove an association; refused in a protected namespace."""
+    with db_session.writer.using(context) as session:
+        ns = ns_api.get_model(session, namespace)
+        rt = session.scalars(sa.select(models.MetadefResourceType).where(
+            models.MetadefResourceType.name == name)).first()
+        row = None
+        if rt is not None:
+            row = session.get(models.MetadefNamespaceResourceType,
+                              (rt.id, ns.id))
+        if row is None:
+            raise exceptions.NotFound(
+                message='Resource type %s is not associated with namespace '
+                        '%s.' % (name, namespace))
+        ns_api.check_unprotected(ns, 'its resource type associations')
+        session.delete(row)
+
+
+def catalog_properties(context, resource_type: str,
+                       visible_to: str | None = None) -> dict:
+    """Property definitions the catalog gives for ``resource_type``.
+
+    ``resource_type`` is a catalog name (OS::Blazar::Host) or a reservation
+    resource type (physical:host, see CATALOG_RESOURCE_TYPES).
+
+    Returns {prefixed name: {'name', 'title', 'type', 'operators',
+    'namespace'}} over every namespace associated with the resource type
+    (``visible_to``: public namespaces and that project's only; None: all).
+    ``operators`` is None when the definition gives none; for an array the
+    type is 'array' and ``items_type`` names the element type.
+    """
+    resource_type = CATALOG_RESOURCE_TYPES.get(resource_type, resource_type)
+    ns = models.MetadefNamespace
+    assoc = models.MetadefNamespaceResourceType
+    rt = models.MetadefResourceType
+    prop = models.MetadefProperty
+    with db_session.reader.using(context) as session:
+        query = (sa.select(ns.namespace, assoc.prefix, prop.name,
+                           prop.json_schema)
+                 .join(assoc, assoc.namespace_id == ns.id)
+                 .join(rt, rt.id == assoc.resource_type_id)
+                 .join(prop, prop.namespace_id == ns.id)
+                 .where(rt.name == resource_type)
+                 .order_by(ns.namespace, prop.name))
+        if visible_to is not None:
+            query = query.where(sa.or_(ns.visibility == 'public',
+                                       ns.owner == visible_to))
+        out = {}
+        for namespace, prefix, name, blob in session.execute(query):
+            schema = ns_api.load_json(blob) or {}
+            full = (prefix or '') + name
+            entry = {'name': full, 'title': schema.get('title'),
+                     'type': schema.get('type'),
+                     'operators': schema.get('operators'),
+                     'namespace': namespace}
+            if isinstance(schema.get('items'), dict):
+                entry['items_type'] = schema['items'].get('type')
+            out.setdefault(full, entry)
+        return out

@@ -1,0 +1,186 @@
+"""Consumers' allocations against providers' inventories."""
+
+import sqlalchemy as sa
+
+from blazar_ext.db.api.placement import inventory as inv_api
+from blazar_ext.db.api.placement import provider_base
+from blazar_ext.db.api.placement import resource_class as rc_api
+from blazar_ext.db.models import placement as models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+
+ALLOC = models.Allocation
+CONSUMER = models.Consumer
+RC = models.ResourceClass
+RP = models.ResourceProvider
+_RETRIES = 10
+
+
+class _ProviderRace(exceptions.ConcurrentUpdateDetected):
+    """A provider generation moved under us: safe to retry from scratch."""
+
+
+def get_consumer_allocations(context, consumer_uuid: str) -> dict:
+    with db_session.reader.using(context) as session:
+        consumer = session.scalar(sa.select(CONSUMER).where(
+            CONSUMER.uuid == consumer_uuid))
+        rows = session.execute(
+            sa.select(RP.uuid, RP.generation, RC.name, ALLOC.used)
+            .join(RP, RP.id == ALLOC.resource_provider_id)
+            .join(RC, RC.id == ALLOC.resource_class_id)
+            .where(ALLOC.consumer_id == consumer_uuid))
+        allocations = {}
+        for rp_uuid, generation, rc_name, used in rows:
+            entry = allocations.setdefault(
+                rp_uuid, {'generation': generation, 'resources': {}})
+            entry['resources'][rc_name] = used
+        return {'allocations': allocations,
+                'project_id': consumer.project_id if consumer else None,
+                'user_id': consumer.user_id if consumer else None,
+                'consumer_generation': (consumer.generation if consumer
+                                        else None),
+                'consumer_type': consumer.consumer_type if consumer else None}
+
+
+def get_provider_allocations(context, uuid: str) -> dict:
+    with db_session.reader.using(context) as session:
+        provider = provider_base.get_model(session, uuid)
+        rows = session.execute(
+            sa.select(ALLOC.consumer_id, RC.name, ALLOC.used)
+            .join(RC, RC.id == ALLOC.resource_class_id)
+            .where(ALLOC.resource_provider_id == provider.id))
+        allocations = {}
+        for consumer, rc_name, used in rows:
+            allocations.setdefault(consumer, {'resources': {}})[
+                'resources'][rc_name] = used
+        return {'allocations': allocations,
+                'resource_provider_generation': provider.generation}
+
+
+def _consumer(session, uuid: str, request: dict):
+    consumer = session.scalar(sa.select(CONSUMER).where(
+        CONSUMER.uuid == uuid))
+    if request.get('check_generation'):
+        expected = request.get('consumer_generation')
+        actual = consumer.generation if consumer else None
+        if expected != actual:
+            raise exceptions.ConcurrentUpdateDetected(
+                what='consumer generation conflict - expected %s but got %s'
+                % (actual, expected))
+    if consumer is None:
+        consumer = CONSUMER(uuid=uuid, generation=0,
+                            project_id=request['project_id'],
+                            user_id=request['user_id'],
+                            consumer_type=request.get('consumer_type'))
+        session.add(consumer)
+        session.flush()
+    else:
+        consumer.project_id = request['project_id']
+        consumer.user_id = request['user_id']
+        if request.get('consumer_type'):
+            consumer.consumer_type = request['consumer_type']
+        consumer.generation = consumer.generation + 1
+    return consumer
+
+
+def _check_capacity(session, provider, class_ids: dict) -> None:
+    """Every class allocated on ``provider`` fits its inventory."""
+    inventories = inv_api.inventories_of(session, [provider.id])[provider.id]
+    usages = inv_api.usages_of(session, [provider.id])[provider.id]
+    for name in class_ids:
+        inv = inventories.get(name)
+        if inv is None:
+            raise exceptions.InvalidProviderRequest(
+                reason="Unable to allocate inventory: Inventory for '%s' on "
+                       "resource provider '%s' invalid." % (name,
+                                                            provider.uuid))
+        if usages.get(name, 0) > inv_api.capacity(inv):
+            raise exceptions.InsufficientCapacity(
+                reason="Unable to allocate inventory for resource provider "
+                       "%s: Capacity for %s exceeded." % (provider.uuid, name))
+
+
+def _check_amount(session, provider_id: int, uuid: str, name: str,
+                  class_id: int, amount: int) -> None:
+    inv = session.scalar(sa.select(inv_api.INV).where(
+        inv_api.INV.resource_provider_id == provider_id,
+        inv_api.INV.resource_class_id == class_id))
+    if inv is None:
+        raise exceptions.InvalidProviderRequest(
+            reason="Unable to allocate inventory: Inventory for '%s' on "
+                   "resource provider '%s' invalid." % (name, uuid))
+    if (amount < inv.min_unit or amount > inv.max_unit
+            or amount % inv.step_size):
+        raise exceptions.InvalidProviderRequest(
+            reason="Unable to allocate inventory: Allocation of %d %s on "
+                   "resource provider '%s' violates min_unit, max_unit, "
+                   "or step_size." % (amount, name, uuid))
+
+
+def _replace(context, requests: dict) -> None:
+    with db_session.writer.using(context) as session:
+        names = {name for req in requests.values()
+                 for resources in req['allocations'].values()
+                 for name in resources}
+        try:
+            class_ids = rc_api.ids_by_name(session, names)
+        except exceptions.ResourceClassNotFound as exc:
+            raise exceptions.InvalidProviderRequest(
+                reason='Unable to allocate inventory: %s' % exc)
+        touched = {}
+        for consumer_uuid, request in requests.items():
+            consumer = _consumer(session, consumer_uuid, request)
+            session.execute(sa.delete(ALLOC).where(
+                ALLOC.consumer_id == consumer_uuid))
+            for rp_uuid, resources in request['allocations'].items():
+                provider = session.scalar(sa.select(RP).where(
+                    RP.uuid == rp_uuid))
+                if provider is None:
+                    raise exceptions.InvalidProviderRequest(
+                        reason="Allocation for resource provider '%s' that "
+                               "does not exist." % rp_uuid)
+                touched[provider.id] = (provider, provider.generation,
+                                        set(resources))
+                for name, amount in resources.items():
+                    _check_amount(session, provider.id, rp_uuid, name,
+                                  class_ids[name], amount)
+                    session.add(ALLOC(resource_provider_id=provider.id,
+                                      consumer_id=consumer_uuid,
+                                      resource_class_id=class_ids[name],
+                                      used=amount))
+            if not request['allocations']:
+                session.delete(consumer)
+        session.flush()
+        for provider, generation, names in touched.values():
+            _check_capacity(session, provider, names)
+            try:
+                provider_base.increment_generation(session, provider,
+                                                   generation, 'allocations')
+            except exceptions.ConcurrentUpdateDetected:
+                raise _ProviderRace(what='allocations')
+
+
+def replace_allocations(context, requests: dict) -> None:
+    """Set the allocations of one or more consumers atomically.
+
+    ``requests`` maps consumer uuid to {'allocations': {provider uuid:
+    {class: amount}}, 'project_id', 'user_id', 'consumer_generation',
+    'check_generation', 'consumer_type'}. Retried when only a provider
+    generation raced, as capacity is re-checked from scratch each time.
+    """
+    for attempt in range(_RETRIES):
+        try:
+            return _replace(context, requests)
+        except _ProviderRace:
+            if attempt == _RETRIES - 1:
+                raise
+
+
+def delete_allocations(context, consumer_uuid: str) -> None:
+    with db_session.writer.using(context) as session:
+        deleted = session.execute(sa.delete(ALLOC).where(
+            ALLOC.consumer_id == consumer_uuid)).rowcount
+        session.execute(sa.delete(CONSUMER).where(
+            CONSUMER.uuid == consumer_uuid))
+        if not deleted:
+            raise exceptions.AllocationsNotFound(consumer=consumer_uuid)

@@ -1,0 +1,44 @@
+"""Provider lookups and generation checks shared by every resource."""
+
+import sqlalchemy as sa
+
+from blazar_ext.db.models import placement as models
+from blazar_ext import exceptions
+
+RP = models.ResourceProvider
+
+
+def get_model(session, uuid: str) -> models.ResourceProvider:
+    """The provider row for ``uuid``; ResourceProviderNotFound if none."""
+    provider = session.scalar(sa.select(RP).where(RP.uuid == uuid))
+    if provider is None:
+        raise exceptions.ResourceProviderNotFound(uuid=uuid)
+    return provider
+
+
+def increment_generation(session, provider, expected: int,
+                         what: str) -> None:
+    """Compare-and-swap the generation; 409 when someone else changed it.
+
+    The conditional UPDATE is what protects concurrent writers on every
+    database, not the earlier read.
+    """
+    result = session.execute(
+        sa.update(RP).where(RP.id == provider.id,
+                            RP.generation == expected)
+        .values(generation=expected + 1)
+        .execution_options(synchronize_session=False))
+    if result.rowcount != 1:
+        raise exceptions.ConcurrentUpdateDetected(
+            what='resource provider generation conflict (%s)' % what)
+    session.expire(provider)
+    provider.generation  # noqa: B018 -- reload now, inside the transaction
+
+
+def uuids_of(session, provider_ids) -> dict:
+    """{id: uuid} for the given provider ids."""
+    ids = [i for i in set(provider_ids) if i is not None]
+    if not ids:
+        return {}
+    return dict(session.connection().execute(
+        sa.select(RP.id, RP.uuid).where(RP.id.in_(ids))).all())

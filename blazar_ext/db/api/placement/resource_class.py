@@ -1,0 +1,79 @@
+"""Resource classes: standard ones from os-resource-classes, CUSTOM_ ones."""
+
+import os_resource_classes
+from oslo_db import exception as db_exc
+import sqlalchemy as sa
+
+from blazar_ext.db.models import placement as models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+
+_RC = models.ResourceClass
+
+
+def sync_standard_classes(context) -> int:
+    """Insert every standard resource class missing; return how many."""
+    with db_session.writer.using(context) as session:
+        have = set(session.scalars(sa.select(_RC.name)))
+        missing = [n for n in os_resource_classes.STANDARDS if n not in have]
+        if missing:
+            session.execute(sa.insert(_RC), [{'name': n} for n in missing])
+        return len(missing)
+
+
+def is_standard(name: str) -> bool:
+    return name in os_resource_classes.STANDARDS
+
+
+def ids_by_name(session, names) -> dict:
+    """{name: id}; ResourceClassNotFound naming the first unknown one."""
+    names = set(names)
+    if not names:
+        return {}
+    found = dict(session.execute(sa.select(_RC.name, _RC.id).where(
+        _RC.name.in_(sorted(names)))).all())
+    missing = sorted(names - set(found))
+    if missing:
+        raise exceptions.ResourceClassNotFound(name=', '.join(missing))
+    return found
+
+
+def list_classes(context) -> list:
+    with db_session.reader.using(context) as session:
+        return list(session.scalars(sa.select(_RC.name).order_by(_RC.id)))
+
+
+def class_exists(context, name: str) -> bool:
+    with db_session.reader.using(context) as session:
+        return session.scalar(
+            sa.select(_RC.id).where(_RC.name == name)) is not None
+
+
+def create_class(context, name: str, exist_ok: bool = False) -> bool:
+    """Create a custom class; True if created."""
+    with db_session.writer.using(context) as session:
+        if session.scalar(sa.select(_RC.id).where(_RC.name == name)):
+            if exist_ok:
+                return False
+            raise exceptions.ResourceClassExists(name=name)
+        try:
+            with session.begin_nested():
+                session.add(_RC(name=name))
+        except db_exc.DBDuplicateEntry:
+            if exist_ok:
+                return False
+            raise exceptions.ResourceClassExists(name=name)
+        return True
+
+
+def delete_class(context, name: str) -> None:
+    with db_session.writer.using(context) as session:
+        rc_id = session.scalar(sa.select(_RC.id).where(_RC.name == name))
+        if rc_id is None:
+            raise exceptions.ResourceClassNotFound(name=name)
+        if is_standard(name):
+            raise exceptions.ResourceClassCannotDeleteStandard(name=name)
+        if session.scalar(sa.select(sa.exists().where(
+                models.Inventory.resource_class_id == rc_id))):
+            raise exceptions.ResourceClassInUse(name=name)
+        session.execute(sa.delete(_RC).where(_RC.id == rc_id))

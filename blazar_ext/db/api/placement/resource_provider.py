@@ -1,0 +1,202 @@
+"""Resource providers: CRUD, trees, and the filtered list."""
+
+from oslo_db import exception as db_exc
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+
+from blazar_ext.db.api.placement import aggregate as agg_api
+from blazar_ext.db.api.placement import inventory as inv_api
+from blazar_ext.db.api.placement import provider_base
+from blazar_ext.db.api.placement import resource_class as rc_api
+from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db.models import placement as models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+
+RP = models.ResourceProvider
+get_model = provider_base.get_model
+
+
+def _to_dicts(session, providers) -> list:
+    uuids = provider_base.uuids_of(
+        session, [p.parent_provider_id for p in providers] +
+        [p.root_provider_id for p in providers])
+    return [{'uuid': p.uuid, 'name': p.name, 'generation': p.generation,
+             'parent_provider_uuid': uuids.get(p.parent_provider_id),
+             'root_provider_uuid': uuids.get(p.root_provider_id, p.uuid),
+             'created_at': p.created_at, 'updated_at': p.updated_at}
+            for p in providers]
+
+
+def _rows_query() -> sa.Select:
+    """Provider rows with their parent and root uuids, without ORM
+    objects (lists may hold thousands of providers)."""
+    parent = sa.orm.aliased(RP)
+    root = sa.orm.aliased(RP)
+    return (sa.select(RP.id, RP.uuid, RP.name, RP.generation,
+                      parent.uuid.label('parent_provider_uuid'),
+                      root.uuid.label('root_provider_uuid'),
+                      RP.created_at, RP.updated_at)
+            .outerjoin(parent, parent.id == RP.parent_provider_id)
+            .outerjoin(root, root.id == RP.root_provider_id)
+            .order_by(RP.id))
+
+
+def _row_dict(row) -> dict:
+    values = row._asdict()
+    values.pop('id')
+    values['root_provider_uuid'] = (values['root_provider_uuid']
+                                    or values['uuid'])
+    return values
+
+
+def create(context, name: str, uuid: str | None = None,
+           parent_uuid: str | None = None) -> dict:
+    with db_session.writer.using(context) as session:
+        uuid = uuid or uuidutils.generate_uuid()
+        for field, value in (('uuid', uuid), ('name', name)):
+            if session.scalar(sa.select(RP.id).where(
+                    getattr(RP, field) == value)):
+                raise exceptions.ResourceProviderExists(field=field,
+                                                        value=value)
+        parent = None
+        if parent_uuid is not None:
+            parent = _parent(session, parent_uuid)
+        provider = RP(uuid=uuid, name=name, generation=0,
+                      parent_provider_id=parent.id if parent else None)
+        try:
+            with session.begin_nested():
+                session.add(provider)
+                session.flush()
+        except db_exc.DBDuplicateEntry:
+            raise exceptions.ResourceProviderExists(field='name', value=name)
+        provider.root_provider_id = (parent.root_provider_id if parent
+                                     else provider.id)
+        session.flush()
+        return _to_dicts(session, [provider])[0]
+
+
+def _parent(session, parent_uuid: str):
+    parent = session.scalar(sa.select(RP).where(RP.uuid == parent_uuid))
+    if parent is None:
+        raise exceptions.InvalidProviderRequest(
+            reason='parent provider UUID does not exist.')
+    return parent
+
+
+def get(context, uuid: str) -> dict:
+    with db_session.reader.using(context) as session:
+        return _to_dicts(session, [get_model(session, uuid)])[0]
+
+
+def root_id_of(uuid: str):
+    """Scalar subquery: the root provider id of the provider ``uuid``."""
+    return sa.select(RP.root_provider_id).where(
+        RP.uuid == uuid).scalar_subquery()
+
+
+def resource_amounts(session, resources: dict) -> list:
+    """[(class id, amount)], raising for an unknown class."""
+    try:
+        ids = rc_api.ids_by_name(session, resources)
+    except exceptions.ResourceClassNotFound as exc:
+        raise exceptions.InvalidProviderRequest(
+            reason='Invalid resource class in resources parameter: %s'
+            % exc)
+    return [(ids[name], amount) for name, amount in sorted(resources.items())]
+
+
+def list_providers(context, name=None, uuid=None, in_tree=None,
+                   member_of=(), forbidden_aggregates=(), resources=None,
+                   required=None) -> list:
+    """Providers matching every filter given, in one query."""
+    with db_session.reader.using(context) as session:
+        query = _rows_query()
+        if name is not None:
+            query = query.where(RP.name == name)
+        if uuid is not None:
+            query = query.where(RP.uuid == uuid)
+        if in_tree is not None:
+            if session.scalar(sa.select(RP.id).where(
+                    RP.uuid == in_tree)) is None:
+                return []
+            query = query.where(RP.root_provider_id == root_id_of(in_tree))
+        query = query.where(*agg_api.member_of_filter(
+            member_of, forbidden_aggregates, RP.id))
+        for class_id, amount in resource_amounts(session, resources or {}):
+            query = query.where(inv_api.has_capacity(RP.id, class_id,
+                                                     amount))
+        if required:
+            trait_api.check_exist(session, required.names)
+            query = query.where(*trait_api.provider_filter(required, RP.id))
+        return [_row_dict(row)
+                for row in session.connection().execute(query)]
+
+
+def update(context, uuid: str, name: str, parent_uuid=None,
+           set_parent: bool = False, allow_reparent: bool = False) -> dict:
+    """Rename, and set (or from 1.37 change or clear) the parent."""
+    with db_session.writer.using(context) as session:
+        provider = get_model(session, uuid)
+        if name != provider.name and session.scalar(
+                sa.select(RP.id).where(RP.name == name)):
+            raise exceptions.ResourceProviderExists(field='name', value=name)
+        provider.name = name
+        if set_parent:
+            _reparent(session, provider, parent_uuid, allow_reparent)
+        try:
+            session.flush()
+        except db_exc.DBDuplicateEntry:
+            raise exceptions.ResourceProviderExists(field='name', value=name)
+        return _to_dicts(session, [provider])[0]
+
+
+def _descendant_ids(session, provider) -> set:
+    ids, frontier = {provider.id}, {provider.id}
+    while frontier:
+        frontier = set(session.scalars(sa.select(RP.id).where(
+            RP.parent_provider_id.in_(frontier)))) - ids
+        ids |= frontier
+    return ids
+
+
+def _reparent(session, provider, parent_uuid, allow_reparent: bool):
+    current = provider.parent_provider_id
+    parent = _parent(session, parent_uuid) if parent_uuid else None
+    new_id = parent.id if parent else None
+    if new_id == current:
+        return
+    if not allow_reparent and current is not None:
+        raise exceptions.InvalidProviderRequest(
+            reason='Unable to save resource provider %s: Object action '
+                   'update failed because: re-parenting a provider is not '
+                   'currently allowed.' % provider.uuid)
+    subtree = _descendant_ids(session, provider)
+    if parent is not None and parent.id in subtree:
+        raise exceptions.InvalidProviderRequest(
+            reason='creating loop in the provider tree is not allowed.')
+    provider.parent_provider_id = new_id
+    new_root = parent.root_provider_id if parent else provider.id
+    session.execute(sa.update(RP).where(RP.id.in_(subtree))
+                    .values(root_provider_id=new_root)
+                    .execution_options(synchronize_session=False))
+    session.expire(provider, ['root_provider_id'])
+
+
+def delete(context, uuid: str) -> None:
+    with db_session.writer.using(context) as session:
+        provider = get_model(session, uuid)
+        if session.scalar(sa.select(sa.exists().where(
+                models.Allocation.resource_provider_id == provider.id))):
+            raise exceptions.ResourceProviderInUse(
+                uuid=uuid, reason='Resource provider has allocations.')
+        if session.scalar(sa.select(sa.exists().where(
+                RP.parent_provider_id == provider.id))):
+            raise exceptions.CannotDeleteParentProvider(uuid=uuid)
+        for model in (models.Inventory, models.ResourceProviderTrait,
+                      models.ResourceProviderAggregate):
+            session.execute(sa.delete(model).where(
+                model.resource_provider_id == provider.id))
+        provider.root_provider_id = None
+        session.flush()
+        session.delete(provider)

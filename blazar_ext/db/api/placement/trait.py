@@ -1,0 +1,187 @@
+"""Traits: the catalogue, provider traits, and trait filters as SQL."""
+
+import os_traits
+from oslo_db import exception as db_exc
+import sqlalchemy as sa
+
+from blazar_ext.db.api.placement import provider_base as rp_api
+from blazar_ext.db.models import placement as models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+from blazar_ext.query import traits as trait_query
+
+_RPT = models.ResourceProviderTrait
+_T = models.Trait
+
+
+def _trait_id(name: str):
+    return sa.select(_T.id).where(_T.name == name).scalar_subquery()
+
+
+def _has_any(provider_id, names) -> sa.ColumnElement:
+    """EXISTS a trait of ``names`` on the provider ``provider_id``."""
+    names = sorted(names)
+    if len(names) == 1:
+        trait_clause = _RPT.trait_id == _trait_id(names[0])
+    else:
+        trait_clause = _RPT.trait_id.in_(
+            sa.select(_T.id).where(_T.name.in_(names)))
+    return sa.exists().where(_RPT.resource_provider_id == provider_id,
+                             trait_clause)
+
+
+def provider_filter(requirement: trait_query.TraitRequirement,
+                    provider_id) -> list:
+    """WHERE clauses a provider id column must meet for ``requirement``.
+
+    ``provider_id`` is a column (or expression) holding
+    resource_providers.id; use it in any query that joins providers.
+    """
+    clauses = [_has_any(provider_id, [name])
+               for name in sorted(requirement.required)]
+    if requirement.forbidden:
+        clauses.append(~_has_any(provider_id, requirement.forbidden))
+    clauses.extend(_has_any(provider_id, group)
+                   for group in requirement.any_of)
+    return clauses
+
+
+def select_provider_ids(requirement: trait_query.TraitRequirement
+                        ) -> sa.Select:
+    """SELECT resource_providers.id, uuid, name meeting ``requirement``."""
+    rp = models.ResourceProvider
+    return sa.select(rp.id, rp.uuid, rp.name).where(
+        *provider_filter(requirement, rp.id))
+
+
+def check_exist(session, names) -> None:
+    """Raise TraitNotFound naming every trait of ``names`` not defined."""
+    names = set(names)
+    if not names:
+        return
+    found = set(session.scalars(sa.select(_T.name).where(
+        _T.name.in_(sorted(names)))))
+    missing = names - found
+    if missing:
+        raise exceptions.TraitNotFound(names=', '.join(sorted(missing)))
+
+
+def ids_by_name(session, names) -> dict:
+    check_exist(session, names)
+    return dict(session.execute(sa.select(_T.name, _T.id).where(
+        _T.name.in_(sorted(set(names))))).all())
+
+
+# Catalogue.
+
+def sync_standard_traits(context) -> int:
+    """Insert every os-traits standard trait missing; return how many."""
+    with db_session.writer.using(context) as session:
+        have = set(session.scalars(sa.select(_T.name)))
+        missing = sorted(set(os_traits.get_traits()) - have)
+        if missing:
+            session.execute(sa.insert(_T), [{'name': n} for n in missing])
+        return len(missing)
+
+
+def is_standard(name: str) -> bool:
+    return not name.startswith(os_traits.CUSTOM_NAMESPACE)
+
+
+def list_traits(context, name_in=None, starts_with=None,
+                associated=None) -> list:
+    """Trait names, filtered as GET /traits asks."""
+    with db_session.reader.using(context) as session:
+        query = sa.select(_T.name).order_by(_T.name)
+        if name_in is not None:
+            query = query.where(_T.name.in_(sorted(set(name_in))))
+        if starts_with is not None:
+            escaped = (starts_with.replace('\\', '\\\\')
+                       .replace('%', '\\%').replace('_', '\\_'))
+            query = query.where(_T.name.like(escaped + '%', escape='\\'))
+        if associated is not None:
+            used = sa.exists().where(_RPT.trait_id == _T.id)
+            query = query.where(used if associated else ~used)
+        return list(session.scalars(query))
+
+
+def trait_exists(context, name: str) -> bool:
+    with db_session.reader.using(context) as session:
+        return session.scalar(
+            sa.select(_T.id).where(_T.name == name)) is not None
+
+
+def create_trait(context, name: str) -> bool:
+    """Create a custom trait; True if created, False if it existed."""
+    with db_session.writer.using(context) as session:
+        if session.scalar(sa.select(_T.id).where(_T.name == name)):
+            return False
+        try:
+            with session.begin_nested():
+                session.add(_T(name=name))
+        except db_exc.DBDuplicateEntry:
+            return False
+        return True
+
+
+def delete_trait(context, name: str) -> None:
+    with db_session.writer.using(context) as session:
+        trait_id = session.scalar(sa.select(_T.id).where(_T.name == name))
+        if trait_id is None:
+            raise exceptions.TraitNotFound(names=name)
+        if is_standard(name):
+            raise exceptions.TraitCannotDeleteStandard(name=name)
+        if session.scalar(sa.select(sa.exists().where(
+                _RPT.trait_id == trait_id))):
+            raise exceptions.TraitInUse(name=name)
+        session.execute(sa.delete(_T).where(_T.id == trait_id))
+
+
+# Provider traits.
+
+def traits_of(session, provider_ids) -> dict:
+    """{provider id: sorted trait names} in one query."""
+    result = {pid: [] for pid in provider_ids}
+    if not result:
+        return result
+    rows = session.connection().execute(
+        sa.select(_RPT.resource_provider_id, _T.name)
+        .join(_T, _T.id == _RPT.trait_id)
+        .where(_RPT.resource_provider_id.in_(list(result)))
+        .order_by(_T.name))
+    for pid, name in rows:
+        result[pid].append(name)
+    return result
+
+
+def get_provider_traits(context, uuid: str) -> dict:
+    with db_session.reader.using(context) as session:
+        provider = rp_api.get_model(session, uuid)
+        return {'traits': traits_of(session, [provider.id])[provider.id],
+                'resource_provider_generation': provider.generation}
+
+
+def set_provider_traits(context, uuid: str, names, generation: int) -> dict:
+    """Replace the provider's traits; bumps its generation."""
+    with db_session.writer.using(context) as session:
+        provider = rp_api.get_model(session, uuid)
+        ids = ids_by_name(session, names)
+        rp_api.increment_generation(session, provider, generation,
+                                    'resource provider traits')
+        session.execute(sa.delete(_RPT).where(
+            _RPT.resource_provider_id == provider.id))
+        if ids:
+            session.execute(sa.insert(_RPT), [
+                {'resource_provider_id': provider.id, 'trait_id': tid}
+                for tid in ids.values()])
+        return {'traits': sorted(ids),
+                'resource_provider_generation': provider.generation}
+
+
+def delete_provider_traits(context, uuid: str) -> None:
+    with db_session.writer.using(context) as session:
+        provider = rp_api.get_model(session, uuid)
+        rp_api.increment_generation(session, provider, provider.generation,
+                                    'resource provider traits')
+        session.execute(sa.delete(_RPT).where(
+            _RPT.resource_provider_id == provider.id))

@@ -1,0 +1,75 @@
+"""Reservable hosts and their extra capabilities (normalized)."""
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import mysql
+
+from blazar_ext.db.models import base
+
+# Capability names are case-sensitive everywhere: MySQL's default collation
+# would fold "GPU" and "gpu" into one name.
+CAPABILITY_NAME = sa.String(255).with_variant(
+    mysql.VARCHAR(255, charset='utf8mb4', collation='utf8mb4_bin'),
+    'mysql', 'mariadb')
+
+
+class ComputeHost(base.BASE):
+    """A host that can be reserved."""
+
+    __tablename__ = 'computehosts'
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    vcpus = sa.Column(sa.Integer, nullable=False)
+    cpu_info = sa.Column(sa.Text, nullable=False)
+    hypervisor_type = sa.Column(sa.String(255), nullable=False)
+    hypervisor_version = sa.Column(sa.Integer, nullable=False)
+    hypervisor_hostname = sa.Column(sa.String(255), nullable=False,
+                                    unique=True)
+    service_name = sa.Column(sa.String(255))
+    memory_mb = sa.Column(sa.Integer, nullable=False)
+    local_gb = sa.Column(sa.Integer, nullable=False)
+    status = sa.Column(sa.String(13))
+    availability_zone = sa.Column(sa.String(255))
+    trust_id = sa.Column(sa.String(36))
+    reservable = sa.Column(sa.Boolean, nullable=False, default=True,
+                           server_default=sa.true())
+    disabled = sa.Column(sa.Boolean, nullable=False, default=False,
+                         server_default=sa.false())
+
+
+class ExtraCapability(base.BASE):
+    """A capability name known for a resource type, public or private."""
+
+    __tablename__ = 'extra_capabilities'
+    __table_args__ = (
+        sa.UniqueConstraint('resource_type', 'capability_name',
+                            name='uniq_extra_capabilities0type0name'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
+    resource_type = sa.Column(sa.String(255), nullable=False)
+    capability_name = sa.Column(CAPABILITY_NAME, nullable=False)
+    private = sa.Column(sa.Boolean, nullable=False, default=False,
+                        server_default=sa.false())
+
+
+class ComputeHostExtraCapability(base.BASE):
+    """The value one host has for one capability."""
+
+    __tablename__ = 'computehost_extra_capabilities'
+    __table_args__ = (
+        sa.UniqueConstraint('computehost_id', 'capability_id',
+                            name='uniq_computehost_extra_capabilities0host0'
+                                 'capability'),
+        sa.Index('ix_computehost_extra_capabilities_capability_value',
+                 'capability_id', 'capability_value',
+                 mysql_length={'capability_value': 255}),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
+    computehost_id = sa.Column(
+        sa.Integer, sa.ForeignKey('computehosts.id', ondelete='CASCADE'),
+        nullable=False)
+    capability_id = sa.Column(
+        sa.String(36), sa.ForeignKey('extra_capabilities.id'),
+        nullable=False)
+    capability_value = sa.Column(sa.Text, nullable=False)

@@ -1,0 +1,9 @@
+"""Usage enforcement filters shipped with blazar_ext."""
+
+
+def all_filters() -> list:
+    """Every filter class in this package ([enforcement] available_filters)."""
+    from blazar_ext.enforcement.filters import external_service
+    from blazar_ext.enforcement.filters import max_length
+    return [max_length.MaximumReservationLengthFilter,
+            external_service.ExternalServiceFilter]

@@ -1,0 +1,67 @@
+"""The manager's RPC endpoint: the one writer of reservation state.
+
+Only the methods declared here can be called remotely; each mirrors one in
+blazar_ext.rpc.manager_client.
+"""
+
+from oslo_log import log as logging
+import oslo_messaging as messaging
+
+from blazar_ext import exceptions
+from blazar_ext.manager import leases
+from blazar_ext.plugins import physical_host
+from blazar_ext.rpc import manager_client
+
+LOG = logging.getLogger(__name__)
+
+
+class ManagerEndpoint:
+    target = messaging.Target(version=manager_client.RPC_API_VERSION)
+
+    def __init__(self):
+        self.hosts = physical_host.HostPlugin()
+        self.leases = leases.LeaseManager()
+        self.floatingips = self.leases.plugins['virtual:floatingip']
+
+    # Hosts. Domain errors are expected: oslo.messaging sends them back to
+    # the API without logging a traceback.
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def create_host(self, context, values: dict) -> dict:
+        return self.hosts.create_host(context, values)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def update_host(self, context, host_id: str, values: dict) -> dict:
+        return self.hosts.update_host(context, host_id, values)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def delete_host(self, context, host_id: str) -> None:
+        return self.hosts.delete_host(context, host_id)
+
+    # Leases (1.1). Return values are JSON primitives; the API reads the
+    # lease back from the database to answer.
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def create_lease(self, context, values: dict) -> dict:
+        lease = self.leases.create_lease(context, values)
+        return {'id': lease['id']}
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def update_lease(self, context, lease_id: str, values: dict) -> dict:
+        lease = self.leases.update_lease(context, lease_id, values)
+        return {'id': lease['id']}
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def delete_lease(self, context, lease_id: str) -> None:
+        self.leases.delete_lease(context, lease_id)
+
+    # Floating IPs (1.1)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def create_floatingip(self, context, values: dict) -> dict:
+        return {'id': self.floatingips.create_floatingip(
+            context, values)['id']}
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def delete_floatingip(self, context, floatingip_id: str) -> None:
+        self.floatingips.delete_floatingip(context, floatingip_id)

@@ -1,0 +1,35 @@
+"""The manager process: RPC server (threading executor) and its workers."""
+
+from oslo_config import cfg
+from oslo_log import log as logging
+import oslo_messaging as messaging
+
+from blazar_ext.manager import endpoint
+from blazar_ext.manager import events
+from blazar_ext import rpc
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+
+class ManagerService:
+    """Owns the RPC server; start() returns at once, stop() waits."""
+
+    def __init__(self):
+        self.endpoint = endpoint.ManagerEndpoint()
+        target = messaging.Target(topic=CONF.manager.topic, server=CONF.host)
+        self._server = messaging.get_rpc_server(
+            rpc.get_transport(), target, [self.endpoint],
+            executor='threading', serializer=rpc.ContextSerializer())
+        self.event_loop = events.EventLoop(self.endpoint.leases)
+
+    def start(self) -> None:
+        LOG.info('Manager listening on topic %s as %s',
+                 CONF.manager.topic, CONF.host)
+        self._server.start()
+        self.event_loop.start()
+
+    def stop(self) -> None:
+        self.event_loop.stop()
+        self._server.stop()
+        self._server.wait()

@@ -1,0 +1,150 @@
+"""physical:host reservations: validating requests and holding hosts.
+
+The allocation functions run inside the lease's writer transaction (the
+session is passed in) and raise NotEnoughResources to roll it back.
+"""
+
+import datetime
+
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_serialization import jsonutils
+
+from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext import exceptions
+from blazar_ext.query import host_properties
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+RESOURCE_TYPE = 'physical:host'
+BEFORE_END_ACTIONS = ('default', 'snapshot')
+
+
+def _count(spec: dict, key: str) -> int:
+    value = spec.get(key)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise exceptions.Invalid(
+            reason='physical:host reservation: %s must be an integer of at '
+                   'least 1, got %r' % (key, spec.get(key)))
+    return value
+
+
+def _properties(spec: dict, key: str) -> str:
+    value = spec.get(key) or ''
+    if isinstance(value, (list, dict)):
+        # The client sends strings; a JSON body may hold the list itself.
+        value = jsonutils.dumps(value)
+    if not isinstance(value, str):
+        raise exceptions.Invalid(
+            reason='physical:host reservation: %s must be a JSON string'
+                   % key)
+    return value
+
+
+class HostReservationPlugin:
+    """Picks and holds hosts for physical:host reservations."""
+
+    resource_type = RESOURCE_TYPE
+
+    def normalize(self, spec: dict, current: dict | None = None) -> dict:
+        """A validated spec; ``current`` supplies the fields not given."""
+        merged = dict(current or {})
+        merged.update({k: v for k, v in spec.items() if v is not None})
+        out = {'resource_type': RESOURCE_TYPE,
+               'min': _count(merged, 'min'),
+               'max': _count(merged, 'max'),
+               'hypervisor_properties': _properties(
+                   merged, 'hypervisor_properties'),
+               'resource_properties': _properties(
+                   merged, 'resource_properties'),
+               'before_end': merged.get('before_end') or 'default'}
+        if out['min'] > out['max']:
+            raise exceptions.Invalid(
+                reason='physical:host reservation: min (%d) must not exceed '
+                       'max (%d)' % (out['min'], out['max']))
+        if out['before_end'] not in BEFORE_END_ACTIONS:
+            raise exceptions.Invalid(
+                reason='physical:host reservation: before_end must be one '
+                       'of %s' % ', '.join(BEFORE_END_ACTIONS))
+        # Malformed expressions fail here, before anything is written.
+        host_properties.compile_host_filter(out['hypervisor_properties'],
+                                            out['resource_properties'])
+        return out
+
+    @staticmethod
+    def _window(start: datetime.datetime, end: datetime.datetime) -> tuple:
+        cleaning = datetime.timedelta(minutes=CONF.manager.cleaning_time)
+        return start - cleaning, end + cleaning
+
+    @staticmethod
+    def _filter(session, spec: dict, private_visible: bool):
+        names = host_properties.capability_names(
+            spec['hypervisor_properties'], spec['resource_properties'])
+        known = allocation_api.known_capabilities(session, RESOURCE_TYPE,
+                                                  names)
+        return host_properties.compile_host_filter(
+            spec['hypervisor_properties'], spec['resource_properties'],
+            private_visible=private_visible, known_capabilities=known)
+
+    def allocate(self, session, reservation_id: str, spec: dict,
+                 start: datetime.datetime, end: datetime.datetime,
+                 private_visible: bool = True) -> list:
+        """Hold between min and max free matching hosts: one query."""
+        low, high = self._window(start, end)
+        hosts = allocation_api.host_candidates(
+            session, self._filter(session, spec, private_visible), low, high,
+            spec['max'])
+        self._require(len(hosts), spec)
+        allocation_api.allocate_hosts(session, reservation_id, hosts,
+                                      start, end)
+        return hosts
+
+    def reallocate(self, session, reservation_id: str, spec: dict,
+                   start: datetime.datetime, end: datetime.datetime,
+                   private_visible: bool = True) -> list:
+        """Keep the current hosts that still fit, add hosts up to the new
+        range, drop the rest; NotEnoughResources if min cannot be met."""
+        low, high = self._window(start, end)
+        host_filter = self._filter(session, spec, private_visible)
+        current = allocation_api.host_allocations_of(session,
+                                                     reservation_id)
+        kept = []
+        if current:
+            kept = allocation_api.host_candidates(
+                session, host_filter, low, high, spec['max'],
+                exclude_reservation_id=reservation_id, among=current)
+        added = []
+        if len(kept) < spec['min']:
+            added = allocation_api.host_candidates(
+                session, host_filter, low, high, spec['max'] - len(kept),
+                exclude_reservation_id=reservation_id, exclude_hosts=current)
+            self._require(len(kept) + len(added), spec)
+        dropped = sorted(set(current) - set(kept))
+        if dropped:
+            allocation_api.release_hosts(session, reservation_id, dropped)
+        allocation_api.allocate_hosts(session, reservation_id, added,
+                                      start, end)
+        return kept + added
+
+    @staticmethod
+    def _require(found: int, spec: dict) -> None:
+        if found < spec['min']:
+            raise exceptions.NotEnoughResources(
+                reason='physical:host reservation needs at least %d host(s) '
+                       'matching its properties and free for the whole '
+                       'lease; only %d found' % (spec['min'], found))
+
+    # Lifecycle hooks: the default actions change state only.
+
+    def on_start(self, context, reservation: dict) -> None:
+        LOG.debug('physical:host reservation %s starts', reservation['id'])
+
+    def before_end(self, context, reservation: dict) -> None:
+        LOG.debug('physical:host reservation %s nears its end',
+                  reservation['id'])
+
+    def on_end(self, context, reservation: dict) -> None:
+        LOG.debug('physical:host reservation %s ends', reservation['id'])

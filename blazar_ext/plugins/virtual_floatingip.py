@@ -1,0 +1,121 @@
+"""virtual:floatingip reservations: floating IPs registered without Neutron.
+
+Runs in the manager. Allocation functions run inside the lease's writer
+transaction and raise NotEnoughResources to roll it back.
+"""
+
+import datetime
+
+from oslo_log import log as logging
+from oslo_utils import netutils
+from oslo_utils import timeutils
+
+from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import floatingip as fip_api
+from blazar_ext import exceptions
+
+LOG = logging.getLogger(__name__)
+
+RESOURCE_TYPE = 'virtual:floatingip'
+
+
+def _invalid(reason: str) -> exceptions.Invalid:
+    return exceptions.Invalid(reason='virtual:floatingip reservation: %s'
+                              % reason)
+
+
+class FloatingIPPlugin:
+    """Registers floating IPs and holds them for reservations."""
+
+    resource_type = RESOURCE_TYPE
+
+    # Registration
+
+    def create_floatingip(self, context, values: dict) -> dict:
+        address = values['floating_ip_address']
+        if not netutils.is_valid_ip(address):
+            raise exceptions.Invalid(
+                reason='floating_ip_address %r is not an IP address'
+                       % address)
+        return fip_api.floatingip_create(context, {
+            'floating_network_id': values['floating_network_id'],
+            'floating_ip_address': address,
+            'subnet_id': values.get('subnet_id')})
+
+    def delete_floatingip(self, context, fip_id: str) -> None:
+        fip_api.floatingip_delete(context, fip_id, timeutils.utcnow())
+
+    # Reservations
+
+    def normalize(self, spec: dict, current: dict | None = None) -> dict:
+        merged = dict(current or {})
+        merged.update({k: v for k, v in spec.items() if v is not None})
+        network_id = merged.get('network_id')
+        if not isinstance(network_id, str) or not network_id:
+            raise _invalid('network_id is required')
+        amount = merged.get('amount', 1)
+        if isinstance(amount, str) and amount.strip().isdigit():
+            amount = int(amount)
+        if isinstance(amount, bool) or not isinstance(amount, int) \
+                or amount < 1:
+            raise _invalid('amount must be an integer of at least 1, got %r'
+                           % merged.get('amount'))
+        required = merged.get('required_floatingips') or []
+        if isinstance(required, str):
+            required = [required]
+        if not isinstance(required, list) or not all(
+                isinstance(a, str) and netutils.is_valid_ip(a)
+                for a in required):
+            raise _invalid('required_floatingips must be a list of IP '
+                           'addresses')
+        required = sorted(set(required))
+        if len(required) > amount:
+            raise _invalid('required_floatingips lists %d addresses but '
+                           'amount is %d' % (len(required), amount))
+        return {'resource_type': RESOURCE_TYPE, 'network_id': network_id,
+                'amount': amount, 'required_floatingips': required}
+
+    def allocate(self, session, reservation_id: str, spec: dict,
+                 start: datetime.datetime, end: datetime.datetime,
+                 exclude_reservation_id: str | None = None) -> list:
+        """Hold ``amount`` free floating IPs of the network, the required
+        addresses among them: one query."""
+        rows = allocation_api.floatingip_candidates(
+            session, spec['network_id'], spec['required_floatingips'],
+            start, end, spec['amount'],
+            exclude_reservation_id=exclude_reservation_id)
+        addresses = {address for _id, address in rows}
+        missing = sorted(set(spec['required_floatingips']) - addresses)
+        if missing:
+            raise exceptions.NotEnoughResources(
+                reason='required floating IP(s) %s not registered on network '
+                       '%s or not free for the whole lease'
+                       % (', '.join(missing), spec['network_id']))
+        if len(rows) < spec['amount']:
+            raise exceptions.NotEnoughResources(
+                reason='virtual:floatingip reservation needs %d floating '
+                       'IP(s) on network %s free for the whole lease; only '
+                       '%d found' % (spec['amount'], spec['network_id'],
+                                     len(rows)))
+        allocation_api.allocate_floatingips(
+            session, reservation_id, [r[0] for r in rows], start, end)
+        return [r[0] for r in rows]
+
+    def reallocate(self, session, reservation_id: str, spec: dict,
+                   start: datetime.datetime, end: datetime.datetime) -> list:
+        # Few addresses per reservation: choose afresh, ignoring our own
+        # allocations, then replace them.
+        allocation_api.release_floatingips(session, reservation_id)
+        return self.allocate(session, reservation_id, spec, start, end,
+                             exclude_reservation_id=reservation_id)
+
+    def on_start(self, context, reservation: dict) -> None:
+        LOG.debug('virtual:floatingip reservation %s starts',
+                  reservation['id'])
+
+    def before_end(self, context, reservation: dict) -> None:
+        pass
+
+    def on_end(self, context, reservation: dict) -> None:
+        LOG.debug('virtual:floatingip reservation %s ends',
+                  reservation['id'])

@@ -1,0 +1,41 @@
+"""In-code policy defaults, one module per API resource."""
+
+import itertools
+
+from blazar_ext.policies import base
+from blazar_ext.policies import floatingips
+from blazar_ext.policies import leases
+from blazar_ext.policies import metadefs
+from blazar_ext.policies import oshosts
+from blazar_ext.policies import placement_aggregate
+from blazar_ext.policies import placement_allocation
+from blazar_ext.policies import placement_allocation_candidate
+from blazar_ext.policies import placement_inventory
+from blazar_ext.policies import placement_resource_class
+from blazar_ext.policies import placement_resource_provider
+from blazar_ext.policies import placement_trait
+from blazar_ext.policies import placement_usage
+from blazar_ext.policies import properties
+
+# Add a module here when it defines rules for a new resource.
+MODULES = [
+    base,
+    metadefs,
+    oshosts,
+    placement_aggregate,
+    placement_allocation,
+    placement_allocation_candidate,
+    placement_inventory,
+    placement_resource_class,
+    placement_resource_provider,
+    placement_trait,
+    placement_usage,
+    leases,
+    floatingips,
+    properties,
+]
+
+
+def list_rules() -> list:
+    return list(itertools.chain.from_iterable(
+        module.list_rules() for module in MODULES))

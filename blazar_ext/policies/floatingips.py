@@ -1,0 +1,32 @@
+"""Policies for /v1/floatingips."""
+
+from oslo_policy import policy
+
+from blazar_ext.policies import base
+
+POLICY_ROOT = 'blazar:floatingips:%s'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'get',
+        check_str=base.RULE_ADMIN,
+        description='List floating IPs or show one.',
+        operations=[{'path': '/v1/floatingips', 'method': 'GET'},
+                    {'path': '/v1/floatingips/{floatingip_id}',
+                     'method': 'GET'}]),
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'post',
+        check_str=base.RULE_ADMIN,
+        description='Register a floating IP.',
+        operations=[{'path': '/v1/floatingips', 'method': 'POST'}]),
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'delete',
+        check_str=base.RULE_ADMIN,
+        description='Unregister a floating IP.',
+        operations=[{'path': '/v1/floatingips/{floatingip_id}',
+                     'method': 'DELETE'}]),
+]
+
+
+def list_rules() -> list:
+    return rules

@@ -1,0 +1,43 @@
+"""Policies for /v1/os-hosts."""
+
+from oslo_policy import policy
+
+from blazar_ext.policies import base
+
+POLICY_ROOT = 'blazar:oshosts:%s'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'get',
+        check_str=base.RULE_ADMIN,
+        description='List hosts or show one host.',
+        operations=[{'path': '/v1/os-hosts', 'method': 'GET'},
+                    {'path': '/v1/os-hosts/{host_id}', 'method': 'GET'}]),
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'get_private',
+        # One notion of who sees private capabilities, whatever the route.
+        check_str='rule:blazar:properties:get_private',
+        description='See private extra capabilities in host bodies '
+                    '(defaults to blazar:properties:get_private).',
+        operations=[{'path': '/v1/os-hosts', 'method': 'GET'},
+                    {'path': '/v1/os-hosts/{host_id}', 'method': 'GET'}]),
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'post',
+        check_str=base.RULE_ADMIN,
+        description='Register a host.',
+        operations=[{'path': '/v1/os-hosts', 'method': 'POST'}]),
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'put',
+        check_str=base.RULE_ADMIN,
+        description='Update a host\'s extra capabilities.',
+        operations=[{'path': '/v1/os-hosts/{host_id}', 'method': 'PUT'}]),
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'delete',
+        check_str=base.RULE_ADMIN,
+        description='Unregister a host.',
+        operations=[{'path': '/v1/os-hosts/{host_id}', 'method': 'DELETE'}]),
+]
+
+
+def list_rules() -> list:
+    return rules

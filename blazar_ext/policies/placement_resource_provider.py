@@ -1,0 +1,44 @@
+"""Policy defaults for placement resource providers (names as Placement's)."""
+
+from oslo_policy import policy
+
+from blazar_ext.policies import base
+
+LIST = 'placement:resource_providers:list'
+CREATE = 'placement:resource_providers:create'
+SHOW = 'placement:resource_providers:show'
+UPDATE = 'placement:resource_providers:update'
+DELETE = 'placement:resource_providers:delete'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=LIST,
+        check_str=base.RULE_ADMIN,
+        description='List resource providers.',
+        operations=[{'method': 'GET', 'path': '/resource_providers'}]),
+    policy.DocumentedRuleDefault(
+        name=CREATE,
+        check_str=base.RULE_ADMIN,
+        description='Create a resource provider.',
+        operations=[{'method': 'POST', 'path': '/resource_providers'}]),
+    policy.DocumentedRuleDefault(
+        name=SHOW,
+        check_str=base.RULE_ADMIN,
+        description='Show a resource provider.',
+        operations=[{'method': 'GET', 'path': '/resource_providers/{uuid}'}]),
+    policy.DocumentedRuleDefault(
+        name=UPDATE,
+        check_str=base.RULE_ADMIN,
+        description='Update a resource provider.',
+        operations=[{'method': 'PUT', 'path': '/resource_providers/{uuid}'}]),
+    policy.DocumentedRuleDefault(
+        name=DELETE,
+        check_str=base.RULE_ADMIN,
+        description='Delete a resource provider.',
+        operations=[{'method': 'DELETE',
+                     'path': '/resource_providers/{uuid}'}]),
+]
+
+
+def list_rules() -> list:
+    return rules

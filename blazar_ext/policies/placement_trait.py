@@ -1,0 +1,58 @@
+"""Policy defaults for placement traits (names as Placement's)."""
+
+from oslo_policy import policy
+
+from blazar_ext.policies import base
+
+TRAITS_LIST = 'placement:traits:list'
+TRAITS_SHOW = 'placement:traits:show'
+TRAITS_UPDATE = 'placement:traits:update'
+TRAITS_DELETE = 'placement:traits:delete'
+RESOURCE_PROVIDERS_TRAITS_LIST = 'placement:resource_providers:traits:list'
+RESOURCE_PROVIDERS_TRAITS_UPDATE = 'placement:resource_providers:traits:update'
+RESOURCE_PROVIDERS_TRAITS_DELETE = 'placement:resource_providers:traits:delete'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=TRAITS_LIST,
+        check_str=base.RULE_ANY,
+        description='List traits; every authenticated user may.',
+        operations=[{'method': 'GET', 'path': '/traits'}]),
+    policy.DocumentedRuleDefault(
+        name=TRAITS_SHOW,
+        check_str=base.RULE_ANY,
+        description='Check that a trait exists; every authenticated user may.',
+        operations=[{'method': 'GET', 'path': '/traits/{name}'}]),
+    policy.DocumentedRuleDefault(
+        name=TRAITS_UPDATE,
+        check_str=base.RULE_ADMIN,
+        description='Create a custom trait.',
+        operations=[{'method': 'PUT', 'path': '/traits/{name}'}]),
+    policy.DocumentedRuleDefault(
+        name=TRAITS_DELETE,
+        check_str=base.RULE_ADMIN,
+        description='Delete a custom trait.',
+        operations=[{'method': 'DELETE', 'path': '/traits/{name}'}]),
+    policy.DocumentedRuleDefault(
+        name=RESOURCE_PROVIDERS_TRAITS_LIST,
+        check_str=base.RULE_ADMIN,
+        description='List the traits of a provider.',
+        operations=[{'method': 'GET',
+                     'path': '/resource_providers/{uuid}/traits'}]),
+    policy.DocumentedRuleDefault(
+        name=RESOURCE_PROVIDERS_TRAITS_UPDATE,
+        check_str=base.RULE_ADMIN,
+        description='Set the traits of a provider.',
+        operations=[{'method': 'PUT',
+                     'path': '/resource_providers/{uuid}/traits'}]),
+    policy.DocumentedRuleDefault(
+        name=RESOURCE_PROVIDERS_TRAITS_DELETE,
+        check_str=base.RULE_ADMIN,
+        description='Remove every trait of a provider.',
+        operations=[{'method': 'DELETE',
+                     'path': '/resource_providers/{uuid}/traits'}]),
+]
+
+
+def list_rules() -> list:
+    return rules

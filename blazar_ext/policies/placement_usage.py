@@ -1,0 +1,26 @@
+"""Policy defaults for placement usages (names as Placement's)."""
+
+from oslo_policy import policy
+
+from blazar_ext.policies import base
+
+RESOURCE_PROVIDERS_USAGES = 'placement:resource_providers:usages'
+USAGES = 'placement:usages'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=RESOURCE_PROVIDERS_USAGES,
+        check_str=base.RULE_ADMIN,
+        description='Usages of a provider.',
+        operations=[{'method': 'GET',
+                     'path': '/resource_providers/{uuid}/usages'}]),
+    policy.DocumentedRuleDefault(
+        name=USAGES,
+        check_str=base.RULE_ADMIN,
+        description='Usages of a project or user.',
+        operations=[{'method': 'GET', 'path': '/usages'}]),
+]
+
+
+def list_rules() -> list:
+    return rules

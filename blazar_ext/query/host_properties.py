@@ -1,0 +1,95 @@
+"""Host property filters: hypervisor_properties and resource_properties.
+
+    expr = compile_host_filter(hypervisor_properties, resource_properties,
+                               private_visible=True,
+                               known_capabilities=None)
+
+returns a condition over ComputeHost for a SELECT on computehosts.
+hypervisor_properties may name host columns only; resource_properties may
+name host columns and extra capabilities of 'physical:host'. The language is
+described in blazar_ext.query.language and blazar_ext.query.compiler.
+
+This module does no I/O: the caller passes the capability names it knows
+(blazar_ext.db.api.capability.host_filter does that).
+"""
+
+from typing import Mapping
+
+import sqlalchemy as sa
+
+from blazar_ext.db.models import host as models
+from blazar_ext.query import compiler
+from blazar_ext.query import language
+
+RESOURCE_TYPE = 'physical:host'
+
+# The host columns a property expression may name, as upstream Blazar's.
+COLUMNS = ('vcpus', 'memory_mb', 'local_gb', 'hypervisor_type',
+           'hypervisor_version', 'hypervisor_hostname', 'cpu_info',
+           'service_name', 'availability_zone')
+
+CAPABILITIES = compiler.CapabilityTable(
+    resource_type=RESOURCE_TYPE,
+    owner_id=models.ComputeHost.id,
+    names=models.ExtraCapability,
+    values=models.ComputeHostExtraCapability,
+    values_owner_id='computehost_id')
+
+Comparison = language.Comparison
+Membership = language.Membership
+And = language.And
+Or = language.Or
+Not = language.Not
+compile = compiler.compile
+operators_supported = language.operators_supported
+
+
+def parse(text_or_list, field: str = 'resource_properties'):
+    """Parse an expression into the AST (None for no filter)."""
+    return language.parse(text_or_list, field)
+
+
+def _columns() -> dict:
+    return {name: getattr(models.ComputeHost, name) for name in COLUMNS}
+
+
+def host_resolver(field: str = 'resource_properties',
+                  known_capabilities: Mapping[str, bool] | None = None,
+                  private_visible: bool = True,
+                  capabilities_allowed: bool = True
+                  ) -> compiler.TableResolver:
+    """The resolver for ComputeHost: its columns, then its capabilities."""
+    return compiler.TableResolver(
+        field, _columns(),
+        CAPABILITIES if capabilities_allowed else None,
+        known_capabilities, private_visible)
+
+
+def capability_names(hypervisor_properties, resource_properties) -> set:
+    """Names in resource_properties that are not host columns.
+
+    Lets a caller load only the capabilities an expression mentions; raises
+    Invalid for malformed expressions, as compile_host_filter would.
+    """
+    parse(hypervisor_properties, 'hypervisor_properties')
+    names = language.properties_of(parse(resource_properties))
+    return names - set(COLUMNS)
+
+
+def compile_host_filter(hypervisor_properties, resource_properties,
+                        private_visible: bool = True,
+                        known_capabilities: Mapping[str, bool] | None = None
+                        ) -> sa.ColumnElement:
+    """One condition over ComputeHost for both property expressions.
+
+    Empty strings and None mean no filter (TRUE). Raises
+    exceptions.Invalid naming the bad property or expression.
+    """
+    hypervisor = compile(
+        parse(hypervisor_properties, 'hypervisor_properties'),
+        host_resolver('hypervisor_properties', capabilities_allowed=False))
+    resource = compile(
+        parse(resource_properties, 'resource_properties'),
+        host_resolver('resource_properties', known_capabilities,
+                      private_visible))
+    return sa.and_(hypervisor, resource)

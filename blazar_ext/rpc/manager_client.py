@@ -1,0 +1,99 @@
+"""The API's view of the manager: a versioned RPC client.
+
+Every remote method is declared here and on the manager's endpoint; nothing
+is dispatched by name. Bump ``RPC_API_VERSION`` (minor for additions) when the
+interface changes, and pin it in rolling upgrades with [manager] rpc_version.
+
+History:
+    1.0 - hosts: create_host, update_host, delete_host
+    1.1 - leases: create_lease, update_lease, delete_lease;
+          floating IPs: create_floatingip, delete_floatingip
+"""
+
+from oslo_config import cfg
+import oslo_messaging as messaging
+
+from blazar_ext import exceptions
+from blazar_ext import rpc
+
+CONF = cfg.CONF
+
+RPC_API_VERSION = '1.1'
+
+
+class ManagerClient:
+    """Calls the manager; broker trouble becomes ServiceUnavailable."""
+
+    def __init__(self):
+        target = messaging.Target(topic=CONF.manager.topic,
+                                  version=RPC_API_VERSION)
+        self._client = messaging.get_rpc_client(
+            rpc.get_transport(), target,
+            serializer=rpc.ContextSerializer(),
+            timeout=CONF.manager.rpc_timeout,
+            retry=CONF.api.rpc_retry)
+
+    def _call(self, context, method: str, version: str = '1.0', **kwargs):
+        client = self._client.prepare(version=version)
+        try:
+            return client.call(context, method, **kwargs)
+        except messaging.MessagingTimeout:
+            raise exceptions.ServiceUnavailable(
+                reason='the manager did not answer in time; try again later')
+        except (messaging.MessageDeliveryFailure,
+                messaging.MessagingServerError,
+                messaging.exceptions.InvalidTarget) as exc:
+            raise exceptions.ServiceUnavailable(
+                reason='the manager cannot be reached (%s)'
+                       % type(exc).__name__)
+
+    # Hosts
+
+    def create_host(self, context, values: dict) -> dict:
+        return self._call(context, 'create_host', values=values)
+
+    def update_host(self, context, host_id: str, values: dict) -> dict:
+        return self._call(context, 'update_host', host_id=host_id,
+                          values=values)
+
+    def delete_host(self, context, host_id: str) -> None:
+        return self._call(context, 'delete_host', host_id=host_id)
+
+    # Leases
+
+    def create_lease(self, context, values: dict) -> dict:
+        return self._call(context, 'create_lease', version='1.1',
+                          values=values)
+
+    def update_lease(self, context, lease_id: str, values: dict) -> dict:
+        return self._call(context, 'update_lease', version='1.1',
+                          lease_id=lease_id, values=values)
+
+    def delete_lease(self, context, lease_id: str) -> None:
+        return self._call(context, 'delete_lease', version='1.1',
+                          lease_id=lease_id)
+
+    # Floating IPs
+
+    def create_floatingip(self, context, values: dict) -> dict:
+        return self._call(context, 'create_floatingip', version='1.1',
+                          values=values)
+
+    def delete_floatingip(self, context, floatingip_id: str) -> None:
+        return self._call(context, 'delete_floatingip', version='1.1',
+                          floatingip_id=floatingip_id)
+
+
+_CLIENT = None
+
+
+def get_client() -> ManagerClient:
+    global _CLIENT
+    if _CLIENT is None:
+        _CLIENT = ManagerClient()
+    return _CLIENT
+
+
+def reset_client() -> None:
+    global _CLIENT
+    _CLIENT = None

@@ -1,0 +1,33 @@
+"""Base test cases."""
+
+from oslotest import base
+
+from blazar_ext.tests import fixtures as blazar_fixtures
+
+
+class TestCase(base.BaseTestCase):
+    """Configuration only; no database, no RPC."""
+
+    def setUp(self):
+        super().setUp()
+        self.conf = self.useFixture(blazar_fixtures.ConfFixture()).conf
+
+
+class DBTestCase(TestCase):
+    """With a fresh migrated SQLite database."""
+
+    def setUp(self):
+        super().setUp()
+        self.db = self.useFixture(blazar_fixtures.DatabaseFixture())
+
+
+class APITestCase(DBTestCase):
+    """The whole service in process: API, manager over fake://, SQLite."""
+
+    def setUp(self):
+        super().setUp()
+        self.manager = self.useFixture(blazar_fixtures.ManagerFixture())
+        self.api = self.useFixture(blazar_fixtures.APIFixture())
+
+    def request(self, *args, **kwargs):
+        return self.api.request(*args, **kwargs)

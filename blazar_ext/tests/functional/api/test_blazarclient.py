@@ -1,0 +1,99 @@
+"""python-blazarclient's lease commands against a real HTTP server.
+
+The API runs in this process under cheroot on an ephemeral port with the
+manager in process over fake://; the ``openstack`` CLI runs as a subprocess
+in token-endpoint mode (noauth: the token "admin" is an admin).
+"""
+
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+from oslo_utils import timeutils
+
+from blazar_ext.tests import base
+from blazar_ext.tests import fixtures
+
+OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
+FMT = '%Y-%m-%d %H:%M'
+
+
+class TestBlazarClientLeases(base.APITestCase):
+
+    def setUp(self):
+        super().setUp()
+        if not os.path.exists(OPENSTACK):
+            self.skipTest('python-openstackclient is not installed')
+        self.conf.set_override('event_interval', 3600, group='manager')
+        self.server = self.useFixture(fixtures.RealServerFixture())
+
+    def openstack(self, *args: str, ok: bool = True):
+        cmd = [OPENSTACK, '--os-auth-type', 'admin_token',
+               '--os-endpoint', self.server.endpoint + '/v1',
+               '--os-token', 'admin', 'reservation'] + list(args)
+        env = dict(os.environ, HOME=self.useFixture(
+            fixtures.fixtures.TempDir()).path)
+        env.pop('OS_CLOUD', None)
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=120, env=env)
+        if ok:
+            self.assertEqual(0, proc.returncode,
+                             'stdout: %s\nstderr: %s'
+                             % (proc.stdout, proc.stderr))
+        return proc
+
+    def test_lease_create_show_list_update_delete(self):
+        for i in range(2):
+            self.assertEqual(201, self.request('POST', '/v1/os-hosts', {
+                'name': 'h%d' % i, 'memory_mb': 8192,
+                'gpu': 'true'}).status)
+        start = timeutils.utcnow() + datetime.timedelta(hours=1)
+        end = start + datetime.timedelta(hours=2)
+        proc = self.openstack(
+            'lease', 'create', '--reservation',
+            'resource_type=physical:host,min=1,max=2,'
+            'resource_properties=["==", "$gpu", "true"]',
+            '--start-date', start.strftime(FMT),
+            '--end-date', end.strftime(FMT), '-f', 'json', 'my-lease')
+        # "Created a new lease:" precedes the JSON document.
+        lease = json.loads(proc.stdout[proc.stdout.index('{'):])
+        self.assertEqual('my-lease', lease['name'])
+        self.assertEqual('PENDING', lease['status'])
+        lease_id = lease['id']
+
+        shown = json.loads(self.openstack('lease', 'show', lease_id, '-f',
+                                          'json').stdout)
+        self.assertEqual(lease_id, shown['id'])
+        listed = json.loads(self.openstack('lease', 'list', '-f',
+                                           'json').stdout)
+        self.assertEqual([lease_id], [x['id'] for x in listed])
+
+        self.openstack('lease', 'set', '--name', 'renamed',
+                       '--prolong-for', '1h', lease_id)
+        updated = self.request('GET', '/v1/leases/%s' % lease_id).json()[
+            'lease']
+        self.assertEqual('renamed', updated['name'])
+        self.assertEqual((end + datetime.timedelta(hours=1)).strftime(
+            '%Y-%m-%dT%H:%M'), updated['end_date'][:16])
+
+        proc = self.openstack(
+            'lease', 'create', '--reservation',
+            'resource_type=physical:host,min=3,max=3',
+            '--start-date', start.strftime(FMT),
+            '--end-date', end.strftime(FMT), 'too-big', ok=False)
+        self.assertNotEqual(0, proc.returncode)
+        self.assertIn('at least 3 host', proc.stderr)
+
+        proc = self.openstack(
+            'lease', 'create', '--reservation',
+            'resource_type=physical:host,min=1,max=1',
+            '--start-date', '2001-01-01 00:00',
+            '--end-date', '2001-01-02 00:00', 'past', ok=False)
+        self.assertNotEqual(0, proc.returncode)
+        self.assertIn('start_date', proc.stderr)
+
+        self.openstack('lease', 'delete', lease_id)
+        self.assertEqual(404, self.request(
+            'GET', '/v1/leases/%s' % lease_id).status)

@@ -1,0 +1,138 @@
+"""The lease tests again on MariaDB/MySQL and PostgreSQL, in process.
+
+Skipped when the ``openstack_citest`` login of tools/test-setup.sh does not
+work. Checks the row-locking selection (SELECT ... FOR UPDATE with LIMIT
+and correlated EXISTS), the event claims and the concurrent creates on the
+real databases.
+"""
+
+import contextlib
+import threading
+import types
+
+from oslo_db.sqlalchemy import engines
+import sqlalchemy as sa
+
+from blazar_ext import context as blazar_context
+from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db import migration
+from blazar_ext.db.models import lease as lease_models
+from blazar_ext.db import session as db_session
+from blazar_ext.tests import base
+from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional.api import test_lease_concurrency
+from blazar_ext.tests.functional.api import test_lease_update
+from blazar_ext.tests.functional.api import test_leases
+from blazar_ext.tests.functional import services
+
+
+class _OnBackend:
+    BACKEND = ''
+
+    def setUp(self):
+        base.TestCase.setUp(self)
+        reason = services.database_unavailable(self.BACKEND)
+        if reason:
+            self.skipTest(reason)
+        database = self.useFixture(services.Database(self.BACKEND))
+        engine = engines.create_engine(database.url)
+        self.addCleanup(engine.dispose)
+        migration.upgrade('head', engine)
+        self.conf.set_override('connection', database.url, group='database')
+        self.addCleanup(db_session.context_manager.patch_engine(engine))
+        self.db = types.SimpleNamespace(engine=engine, url=database.url)
+        self.conf.set_override('event_interval', 3600, group='manager')
+        self.manager = self.useFixture(fixtures.ManagerFixture())
+        self.api = self.useFixture(fixtures.APIFixture())
+
+
+class _RowLocksOnly:
+    """Concurrent creates with the in-process lock disabled: only the
+    database's row locks and the locked re-check keep hosts single-booked,
+    as between two manager processes."""
+
+    def test_row_locks_prevent_double_booking(self):
+        self.useFixture(fixtures.fixtures.MockPatchObject(
+            allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
+        for i in range(3):
+            self.add_host('h%d' % i)
+        leases = self.manager.service.endpoint.leases
+        start = test_leases._date(60)
+        end = test_leases._date(120)
+        outcomes = []
+        lock = threading.Lock()
+
+        def create(i):
+            context = blazar_context.RequestContext(
+                is_admin=True, roles=['admin'], project_id='p',
+                user_id='u')
+            try:
+                leases.create_lease(context, {
+                    'name': 'c%d' % i, 'start_date': start,
+                    'end_date': end,
+                    'reservations': [test_leases.host_reservation()]})
+                outcome = 'created'
+            except Exception as exc:  # noqa: B902 - recorded, asserted
+                outcome = type(exc).__name__
+            with lock:
+                outcomes.append(outcome)
+
+        threads = [threading.Thread(target=create, args=(i,))
+                   for i in range(10)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(['NotEnoughResources'] * 7 + ['created'] * 3,
+                         sorted(outcomes))
+        with self.db.engine.connect() as conn:
+            hosts = list(conn.scalars(sa.select(
+                lease_models.ComputeHostAllocation.compute_host_id)))
+        self.assertEqual(sorted(set(hosts)), sorted(hosts))
+        self.assertEqual(3, len(hosts))
+
+
+class TestRowLocksMySQL(_OnBackend, _RowLocksOnly,
+                        test_leases.LeaseTestCase):
+    BACKEND = 'mysql'
+
+
+class TestRowLocksPostgreSQL(_OnBackend, _RowLocksOnly,
+                             test_leases.LeaseTestCase):
+    BACKEND = 'postgresql'
+
+
+class TestLeaseCreateMySQL(_OnBackend, test_leases.TestLeaseCreate):
+    BACKEND = 'mysql'
+
+
+class TestLeaseLifecycleMySQL(_OnBackend, test_leases.TestLeaseLifecycle):
+    BACKEND = 'mysql'
+
+
+class TestLeaseUpdateMySQL(_OnBackend, test_lease_update.TestLeaseUpdate):
+    BACKEND = 'mysql'
+
+
+class TestConcurrentMySQL(_OnBackend,
+                          test_lease_concurrency.TestConcurrentCreates):
+    BACKEND = 'mysql'
+
+
+class TestLeaseCreatePostgreSQL(_OnBackend, test_leases.TestLeaseCreate):
+    BACKEND = 'postgresql'
+
+
+class TestLeaseLifecyclePostgreSQL(_OnBackend,
+                                   test_leases.TestLeaseLifecycle):
+    BACKEND = 'postgresql'
+
+
+class TestLeaseUpdatePostgreSQL(_OnBackend,
+                                test_lease_update.TestLeaseUpdate):
+    BACKEND = 'postgresql'
+
+
+class TestConcurrentPostgreSQL(_OnBackend,
+                               test_lease_concurrency.TestConcurrentCreates):
+    BACKEND = 'postgresql'

@@ -1,0 +1,274 @@
+"""Lease update and delete, host allocations routes, host delete guard,
+and the enforcement seam."""
+
+from blazar_ext import exceptions
+from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional.api import test_leases as base_leases
+
+_date = base_leases._date
+host_reservation = base_leases.host_reservation
+
+
+class TestLeaseUpdate(base_leases.LeaseTestCase):
+
+    def put(self, lease_id, body, expect=200):
+        resp = self.request('PUT', '/v1/leases/%s' % lease_id, body)
+        self.assertEqual(expect, resp.status, resp.text)
+        return resp.json().get('lease', resp.json())
+
+    def test_rename(self):
+        self.add_host('h1')
+        lease = self.create()
+        updated = self.put(lease['id'], {'name': 'renamed'})
+        self.assertEqual('renamed', updated['name'])
+        self.assertEqual(lease['start_date'], updated['start_date'])
+
+    def test_change_dates_moves_events_and_window(self):
+        self.add_host('h1')
+        lease = self.create(start=60, end=120)
+        updated = self.put(lease['id'], {'start_date': _date(200),
+                                         'end_date': _date(300)})
+        self.assertEqual(_date(200), updated['start_date'][:16]
+                         .replace('T', ' '))
+        times = {e['event_type']: e['time'][:16].replace('T', ' ')
+                 for e in updated['events']}
+        self.assertEqual(_date(200), times['start_lease'])
+        self.assertEqual(_date(300), times['end_lease'])
+        # The old window is free now, the new one taken.
+        self.create(name='old-window', start=60, end=120)
+        self.create(name='new-window', start=250, end=260, expect=409)
+
+    def test_date_change_reallocates_to_a_free_host(self):
+        h1 = self.add_host('h1')
+        h2 = self.add_host('h2')
+        lease = self.create(name='a', start=60, end=120)
+        self.assertEqual([h1['id']], self.allocated_hosts(lease['id']))
+        self.create(name='b', start=200, end=300)  # takes h2 there? no: h1
+        b_hosts = self.allocated_hosts(
+            [x for x in self.request('GET', '/v1/leases').json()['leases']
+             if x['name'] == 'b'][0]['id'])
+        self.put(lease['id'], {'end_date': _date(250)})
+        moved = self.allocated_hosts(lease['id'])
+        self.assertEqual(1, len(moved))
+        self.assertNotEqual(b_hosts, moved)
+        self.assertIn(moved[0], (h1['id'], h2['id']))
+
+    def test_impossible_update_is_409_and_unchanged(self):
+        self.add_host('h1')
+        lease = self.create(name='a', start=60, end=120)
+        self.create(name='b', start=200, end=300)
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'],
+                            {'name': 'new', 'end_date': _date(250)})
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertEqual(lease, self.show(lease['id']))
+
+    def test_increase_min_and_max(self):
+        for i in range(3):
+            self.add_host('h%d' % i)
+        lease = self.create()
+        reservation = lease['reservations'][0]
+        updated = self.put(lease['id'], {'reservations': [
+            {'id': reservation['id'], 'min': 3, 'max': 3}]})
+        self.assertEqual(3, updated['reservations'][0]['min'])
+        self.assertEqual(3, len(self.allocated_hosts(lease['id'])))
+        # Shrinking max drops hosts.
+        self.put(lease['id'], {'reservations': [
+            {'id': reservation['id'], 'min': 1, 'max': 1}]})
+        self.assertEqual(1, len(self.allocated_hosts(lease['id'])))
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'], {
+            'reservations': [{'id': reservation['id'], 'min': 4,
+                              'max': 4}]})
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertEqual(1, len(self.allocated_hosts(lease['id'])))
+
+    def test_change_properties_reallocates(self):
+        self.add_host('plain', gpu='false')
+        gpu = self.add_host('gpu', gpu='true')
+        lease = self.create()
+        reservation = lease['reservations'][0]
+        updated = self.put(lease['id'], {'reservations': [{
+            'id': reservation['id'],
+            'resource_properties': '["==", "$gpu", "true"]'}]})
+        self.assertEqual('["==", "$gpu", "true"]',
+                         updated['reservations'][0]['resource_properties'])
+        self.assertEqual([gpu['id']], self.allocated_hosts(lease['id']))
+
+    def test_bad_updates_are_400(self):
+        self.add_host('h1')
+        lease = self.create()
+        for body, word in (({'start_date': '2020-01-01 00:00'}, 'past'),
+                           ({'end_date': 'soon'}, 'end_date'),
+                           ({'end_date': _date(30)}, 'end_date'),
+                           ({'reservations': [{'id': 'nope', 'min': 1}]},
+                            'nope'),
+                           ({}, '')):
+            resp = self.request('PUT', '/v1/leases/%s' % lease['id'], body)
+            self.assertEqual(400, resp.status, (body, resp.text))
+            self.assertIn(word, resp.json()['error_message'])
+
+    def test_started_lease_start_cannot_change(self):
+        self.add_host('h1')
+        lease = self.create(start='now', end=60)
+        self.run_events()
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'],
+                            {'start_date': _date(10)})
+        self.assertEqual(409, resp.status, resp.text)
+        # Its end can.
+        self.put(lease['id'], {'end_date': _date(90)})
+
+    def test_terminated_lease_cannot_change(self):
+        self.add_host('h1')
+        lease = self.create(start=10, end=20)
+        self.run_events(minutes=30)
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'],
+                            {'name': 'x'})
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertIn('TERMINATED', resp.json()['error_message'])
+
+
+class TestLeaseDelete(base_leases.LeaseTestCase):
+
+    def test_delete_pending_frees_hosts(self):
+        self.add_host('h1')
+        lease = self.create()
+        resp = self.request('DELETE', '/v1/leases/%s' % lease['id'])
+        self.assertEqual(204, resp.status, resp.text)
+        self.assertEqual(404, self.request(
+            'GET', '/v1/leases/%s' % lease['id']).status)
+        self.create(name='again')
+
+    def test_delete_active_and_terminated(self):
+        self.add_host('h1')
+        lease = self.create(start='now', end=60)
+        self.run_events()
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+        self.assertEqual(204, self.request(
+            'DELETE', '/v1/leases/%s' % lease['id']).status)
+        lease = self.create(start=10, end=20)
+        self.run_events(minutes=30)
+        self.assertEqual(204, self.request(
+            'DELETE', '/v1/leases/%s' % lease['id']).status)
+
+    def test_delete_unknown_is_404(self):
+        self.assertEqual(404, self.request('DELETE', '/v1/leases/x').status)
+
+
+class TestHostAllocations(base_leases.LeaseTestCase):
+
+    def test_allocations_routes(self):
+        h1 = self.add_host('h1')
+        h2 = self.add_host('h2')
+        a = self.create(name='a')
+        b = self.create(name='b')
+        resp = self.request('GET', '/v1/os-hosts/allocations')
+        self.assertEqual(200, resp.status, resp.text)
+        body = resp.json()['allocations']
+        self.assertEqual(
+            [{'resource_id': h1['id'],
+              'reservations': [{'id': a['reservations'][0]['id'],
+                                'lease_id': a['id']}]},
+             {'resource_id': h2['id'],
+              'reservations': [{'id': b['reservations'][0]['id'],
+                                'lease_id': b['id']}]}], body)
+        resp = self.request(
+            'GET', '/v1/os-hosts/allocations?reservation_id=%s'
+            % b['reservations'][0]['id'])
+        self.assertEqual([h2['id']], [x['resource_id'] for x in
+                                      resp.json()['allocations']])
+        resp = self.request('GET', '/v1/os-hosts/%s/allocation' % h1['id'])
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual({'resource_id': h1['id'],
+                          'reservations': [{
+                              'id': a['reservations'][0]['id'],
+                              'lease_id': a['id']}]},
+                         resp.json()['allocation'])
+        resp = self.request('GET', '/v1/os-hosts/999/allocation')
+        self.assertEqual(404, resp.status)
+        resp = self.request('GET', '/v1/os-hosts/allocations',
+                            headers=fixtures.user_headers())
+        self.assertEqual(403, resp.status)
+
+    def test_host_with_future_allocation_cannot_be_deleted(self):
+        host = self.add_host('h1')
+        lease = self.create()
+        resp = self.request('DELETE', '/v1/os-hosts/%s' % host['id'])
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertIn('allocations', resp.json()['error_message'])
+        self.request('DELETE', '/v1/leases/%s' % lease['id'])
+        resp = self.request('DELETE', '/v1/os-hosts/%s' % host['id'])
+        self.assertEqual(204, resp.status, resp.text)
+
+
+class _Rejecting:
+    """An enforcement chain that refuses and records what it saw."""
+
+    def __init__(self, refuse_create=False, refuse_update=False):
+        self.refuse_create = refuse_create
+        self.refuse_update = refuse_update
+        self.seen = []
+
+    def check_create(self, context, lease):
+        self.seen.append(('create', lease))
+        if self.refuse_create:
+            raise exceptions.Forbidden(reason='quota exceeded for p1')
+
+    def check_update(self, context, current, new):
+        self.seen.append(('update', current, new))
+        if self.refuse_update:
+            raise exceptions.Forbidden(reason='too long')
+
+    def on_end(self, context, lease):
+        self.seen.append(('end', lease))
+
+
+class TestEnforcementSeam(base_leases.LeaseTestCase):
+
+    def enforce(self, **kwargs):
+        chain = _Rejecting(**kwargs)
+        self.manager.service.endpoint.leases.enforcement = chain
+        return chain
+
+    def test_rejected_create_is_403_and_lease_in_error(self):
+        self.add_host('h1')
+        chain = self.enforce(refuse_create=True)
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'refused', 'start_date': _date(60),
+            'end_date': _date(120), 'reservations': [host_reservation()]})
+        self.assertEqual(403, resp.status, resp.text)
+        self.assertIn('quota exceeded for p1', resp.json()['error_message'])
+        leases = self.request('GET', '/v1/leases').json()['leases']
+        self.assertEqual([('refused', 'ERROR')],
+                         [(x['name'], x['status']) for x in leases])
+        self.assertEqual([], self.request(
+            'GET', '/v1/os-hosts/allocations').json()['allocations'])
+        kind, payload = chain.seen[0]
+        self.assertEqual('create', kind)
+        self.assertEqual('refused', payload['name'])
+        self.assertEqual(1, payload['reservations'][0]['min'])
+
+    def test_rejected_update_is_403_and_unchanged(self):
+        self.add_host('h1')
+        lease = self.create()
+        chain = self.enforce(refuse_update=True)
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'],
+                            {'end_date': _date(180)})
+        self.assertEqual(403, resp.status, resp.text)
+        self.assertEqual(lease, self.show(lease['id']))
+        kind, current, new = chain.seen[0]
+        self.assertEqual(current['end_date'].strftime('%Y-%m-%d %H:%M'),
+                         _date(120))
+        self.assertEqual(new['end_date'].strftime('%Y-%m-%d %H:%M'),
+                         _date(180))
+
+    def test_on_end_at_end_and_at_early_delete(self):
+        self.add_host('h1')
+        chain = self.enforce()
+        lease = self.create(start=10, end=20)
+        self.run_events(minutes=30)
+        self.assertEqual(('end', lease['id']),
+                         (chain.seen[-1][0], chain.seen[-1][1]['id']))
+        active = self.create(name='b', start='now', end=60)
+        self.run_events()
+        self.request('DELETE', '/v1/leases/%s' % active['id'])
+        self.assertEqual(('end', active['id']),
+                         (chain.seen[-1][0], chain.seen[-1][1]['id']))

@@ -1,0 +1,317 @@
+"""/v1/leases through the whole service (API, RPC, manager, SQLite)."""
+
+import datetime
+import time
+
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from blazar_ext import context
+from blazar_ext.db.api import lease as lease_api
+from blazar_ext.db.models import host as host_models
+from blazar_ext.db import session as db_session
+from blazar_ext.tests import base
+from blazar_ext.tests import fixtures
+
+FMT = '%Y-%m-%d %H:%M'
+
+
+def _date(minutes: int) -> str:
+    return (timeutils.utcnow() + datetime.timedelta(minutes=minutes)
+            ).strftime(FMT)
+
+
+def host_reservation(**values) -> dict:
+    spec = {'resource_type': 'physical:host', 'min': 1, 'max': 1,
+            'hypervisor_properties': '', 'resource_properties': ''}
+    spec.update(values)
+    return spec
+
+
+class LeaseTestCase(base.APITestCase):
+
+    def setUp(self):
+        super().setUp()
+        # Events run when a test says so (run_events), not by the clock.
+        self.conf.set_override('event_interval', 3600, group='manager')
+
+    def add_host(self, name: str, **values) -> dict:
+        values['name'] = name
+        resp = self.request('POST', '/v1/os-hosts', values)
+        self.assertEqual(201, resp.status, resp.text)
+        return resp.json()['host']
+
+    def create(self, name='lease-1', start=60, end=120, reservations=None,
+               expect=201, headers=None, **extra):
+        body = {'name': name,
+                'start_date': start if isinstance(start, str)
+                else _date(start),
+                'end_date': end if isinstance(end, str) else _date(end),
+                'reservations': reservations or [host_reservation()],
+                'events': []}
+        body.update(extra)
+        resp = self.request('POST', '/v1/leases', body, headers=headers)
+        self.assertEqual(expect, resp.status, resp.text)
+        return resp.json().get('lease', resp.json())
+
+    def show(self, lease_id: str) -> dict:
+        resp = self.request('GET', '/v1/leases/%s' % lease_id)
+        self.assertEqual(200, resp.status, resp.text)
+        return resp.json()['lease']
+
+    def allocated_hosts(self, lease_id: str) -> list:
+        resp = self.request('GET',
+                            '/v1/os-hosts/allocations?lease_id=%s' % lease_id)
+        self.assertEqual(200, resp.status, resp.text)
+        return sorted(a['resource_id'] for a in resp.json()['allocations'])
+
+    def run_events(self, minutes: float = 0) -> list:
+        now = timeutils.utcnow() + datetime.timedelta(minutes=minutes)
+        return self.manager.service.event_loop.run_once(now)
+
+
+class TestLeaseCreate(LeaseTestCase):
+
+    def test_create_show_list(self):
+        host = self.add_host('h1')
+        lease = self.create(
+            reservations=[host_reservation(min=1, max=2)])
+        self.assertEqual('lease-1', lease['name'])
+        self.assertEqual('PENDING', lease['status'])
+        self.assertEqual(1, len(lease['reservations']))
+        reservation = lease['reservations'][0]
+        self.assertEqual('physical:host', reservation['resource_type'])
+        self.assertEqual(1, reservation['min'])
+        self.assertEqual(2, reservation['max'])
+        self.assertEqual('pending', reservation['status'])
+        self.assertEqual(
+            ['before_end_lease', 'end_lease', 'start_lease'],
+            sorted(e['event_type'] for e in lease['events']))
+        self.assertTrue(all(e['status'] == 'UNDONE'
+                            for e in lease['events']))
+        self.assertEqual(lease, self.show(lease['id']))
+        listed = self.request('GET', '/v1/leases').json()['leases']
+        self.assertEqual([lease], listed)
+        self.assertEqual([host['id']], self.allocated_hosts(lease['id']))
+
+    def test_allocates_up_to_max(self):
+        for i in range(3):
+            self.add_host('h%d' % i)
+        lease = self.create(reservations=[host_reservation(min=1, max=2)])
+        self.assertEqual(2, len(self.allocated_hosts(lease['id'])))
+
+    def test_start_now(self):
+        self.add_host('h1')
+        lease = self.create(start='now', end=30)
+        self.assertEqual('PENDING', lease['status'])
+        self.run_events()
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+
+    def test_not_enough_hosts_is_409_and_nothing_made(self):
+        self.add_host('h1')
+        self.create(name='first')
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'second', 'start_date': _date(90), 'end_date': _date(150),
+            'reservations': [host_reservation()]})
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertIn('at least 1 host', resp.json()['error_message'])
+        names = [lease['name'] for lease in
+                 self.request('GET', '/v1/leases').json()['leases']]
+        self.assertEqual(['first'], names)
+
+    def test_two_reservations_one_impossible_leaves_nothing(self):
+        self.add_host('h1')
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'x', 'start_date': _date(60), 'end_date': _date(120),
+            'reservations': [host_reservation(),
+                             host_reservation(min=1, max=1)]})
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertEqual([], self.request('GET', '/v1/leases').json()
+                         ['leases'])
+        resp = self.request('GET', '/v1/os-hosts/allocations')
+        self.assertEqual([], resp.json()['allocations'])
+
+    def test_adjacent_windows_share_a_host(self):
+        self.add_host('h1')
+        self.create(name='a', start=60, end=120)
+        self.create(name='b', start=120, end=180)
+
+    def test_cleaning_time_separates_leases(self):
+        self.conf.set_override('cleaning_time', 30, group='manager')
+        self.add_host('h1')
+        self.create(name='a', start=60, end=120)
+        self.create(name='b', start=130, end=180, expect=409)
+        self.create(name='c', start=150, end=180)
+
+    def test_properties_select_hosts(self):
+        self.add_host('small', memory_mb=2048, gpu='false', rank='9')
+        big = self.add_host('big', memory_mb=65536, gpu='true', rank='32')
+        lease = self.create(reservations=[host_reservation(
+            resource_properties='["and", ["==", "$gpu", "true"], '
+                                '[">", "$rank", "10"]]',
+            hypervisor_properties='[">=", "$memory_mb", 4096]')])
+        self.assertEqual([big['id']], self.allocated_hosts(lease['id']))
+        # Nothing else matches: 409.
+        self.create(name='more', reservations=[host_reservation(
+            resource_properties='["==", "$gpu", "true"]')], expect=409)
+
+    def test_unknown_property_is_400_naming_it(self):
+        self.add_host('h1', gpu='true')
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'x', 'start_date': _date(60), 'end_date': _date(120),
+            'reservations': [host_reservation(
+                resource_properties='["==", "$nosuch", "1"]')]})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('nosuch', resp.json()['error_message'])
+
+    def test_non_reservable_hosts_are_skipped(self):
+        self.add_host('h1')
+        with db_session.writer.using(context.get_admin_context()) as s:
+            s.execute(sa.update(host_models.ComputeHost)
+                      .values(reservable=False))
+        self.create(expect=409)
+
+    def test_bad_dates_are_400_naming_them(self):
+        self.add_host('h1')
+        cases = [
+            ({'start_date': '2020-01-01 10:00'}, 'start_date'),
+            ({'start_date': 'tomorrow'}, 'start_date'),
+            ({'end_date': '12/01/2030'}, 'end_date'),
+            ({'start_date': _date(120), 'end_date': _date(60)}, 'end_date'),
+            ({'start_date': _date(60), 'end_date': _date(60)}, 'end_date'),
+        ]
+        for change, word in cases:
+            body = {'name': 'x', 'start_date': _date(60),
+                    'end_date': _date(120),
+                    'reservations': [host_reservation()]}
+            body.update(change)
+            resp = self.request('POST', '/v1/leases', body)
+            self.assertEqual(400, resp.status, (change, resp.text))
+            self.assertIn(word, resp.json()['error_message'])
+
+    def test_bad_reservations_are_400(self):
+        for reservations in ([], [{'resource_type': 'nope'}],
+                             [host_reservation(min=0)],
+                             [host_reservation(min=3, max=2)],
+                             [host_reservation(min='x')],
+                             [host_reservation(resource_properties='[')],
+                             [{'min': 1}]):
+            resp = self.request('POST', '/v1/leases', {
+                'name': 'x', 'start_date': _date(60),
+                'end_date': _date(120), 'reservations': reservations})
+            self.assertEqual(400, resp.status, (reservations, resp.text))
+            self.assertTrue(resp.json()['error_message'])
+        resp = self.request('POST', '/v1/leases', {'name': 'x'})
+        self.assertEqual(400, resp.status)
+
+    def test_show_unknown_is_404(self):
+        resp = self.request('GET', '/v1/leases/nope')
+        self.assertEqual(404, resp.status)
+        self.assertIn('nope', resp.json()['error_message'])
+
+
+class TestLeaseVisibility(LeaseTestCase):
+
+    def test_non_admin_sees_only_their_project(self):
+        self.add_host('h1')
+        self.add_host('h2')
+        mine = self.create(name='mine', headers=fixtures.user_headers(
+            project='p1', user='u1'))
+        self.assertEqual('p1', mine['project_id'])
+        other = self.create(name='other', headers=fixtures.user_headers(
+            project='p2', user='u2'))
+        listed = self.request('GET', '/v1/leases', headers=fixtures
+                              .user_headers(project='p1', user='u1'))
+        self.assertEqual(['mine'],
+                         [x['name'] for x in listed.json()['leases']])
+        resp = self.request('GET', '/v1/leases/%s' % other['id'],
+                            headers=fixtures.user_headers(project='p1'))
+        self.assertEqual(403, resp.status)
+        resp = self.request('DELETE', '/v1/leases/%s' % other['id'],
+                            headers=fixtures.user_headers(project='p1'))
+        self.assertEqual(403, resp.status)
+        admin = self.request('GET', '/v1/leases').json()['leases']
+        self.assertEqual(2, len(admin))
+
+
+class TestLeaseLifecycle(LeaseTestCase):
+
+    def test_pending_active_terminated_by_events(self):
+        host = self.add_host('h1')
+        lease = self.create(start=10, end=200)
+        self.assertEqual([], self.run_events(minutes=0))
+        ran = self.run_events(minutes=11)
+        self.assertEqual([('start_lease', lease['id'], 'DONE')], ran)
+        shown = self.show(lease['id'])
+        self.assertEqual('ACTIVE', shown['status'])
+        self.assertEqual('active', shown['reservations'][0]['status'])
+        self.run_events(minutes=150)
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+        ran = self.run_events(minutes=201)
+        self.assertEqual([('end_lease', lease['id'], 'DONE')], ran)
+        shown = self.show(lease['id'])
+        self.assertEqual('TERMINATED', shown['status'])
+        self.assertEqual({'DONE'}, {e['status'] for e in shown['events']})
+        # The host is free again and can be deleted.
+        self.assertEqual([], self.allocated_hosts(lease['id']))
+        resp = self.request('DELETE', '/v1/os-hosts/%s' % host['id'])
+        self.assertEqual(204, resp.status, resp.text)
+
+    def test_events_run_in_order_when_all_due(self):
+        self.add_host('h1')
+        lease = self.create(start=10, end=20)
+        ran = self.run_events(minutes=30)
+        self.assertEqual(['start_lease', 'before_end_lease', 'end_lease'],
+                         [r[0] for r in ran])
+        self.assertEqual('TERMINATED', self.show(lease['id'])['status'])
+
+    def test_an_event_runs_once(self):
+        self.add_host('h1')
+        self.create(start=10, end=200)
+        self.assertEqual(1, len(self.run_events(minutes=11)))
+        self.assertEqual([], self.run_events(minutes=11))
+
+    def test_stale_claim_is_retaken(self):
+        self.add_host('h1')
+        lease = self.create(start=10, end=200)
+        now = timeutils.utcnow() + datetime.timedelta(minutes=11)
+        ctx = context.get_admin_context()
+        timeout = datetime.timedelta(seconds=300)
+        event = [e for e in self.show(lease['id'])['events']
+                 if e['event_type'] == 'start_lease'][0]
+        # A manager claims it and dies.
+        self.assertTrue(lease_api.event_claim(ctx, event['id'], now,
+                                              timeout))
+        self.assertFalse(lease_api.event_claim(ctx, event['id'], now,
+                                               timeout))
+        self.assertEqual([], self.run_events(minutes=12))
+        ran = self.run_events(minutes=17)
+        self.assertEqual([('start_lease', lease['id'], 'DONE')], ran)
+
+    def test_notifications_for_each_event(self):
+        from oslo_messaging.notify import _impl_test
+        self.conf.set_override('driver', ['test'],
+                               group='oslo_messaging_notifications')
+        _impl_test.reset()
+        self.addCleanup(_impl_test.reset)
+        self.add_host('h1')
+        lease = self.create(start=10, end=20)
+        self.run_events(minutes=30)
+        sent = [n[1]['event_type'] for n in _impl_test.NOTIFICATIONS]
+        self.assertEqual(['lease.create', 'lease.event.start_lease',
+                          'lease.event.before_end_lease',
+                          'lease.event.end_lease'], sent)
+        self.assertEqual(lease['id'],
+                         _impl_test.NOTIFICATIONS[0][1]['payload']['id'])
+
+    def test_event_loop_runs_by_itself(self):
+        # A short interval and a lease starting now: the loop alone makes
+        # it ACTIVE.
+        self.add_host('h1')
+        self.conf.set_override('event_interval', 0.05, group='manager')
+        lease = self.create(start='now', end=30)
+        for _ in range(200):
+            if self.show(lease['id'])['status'] == 'ACTIVE':
+                break
+            time.sleep(0.05)
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])

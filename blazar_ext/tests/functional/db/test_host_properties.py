@@ -1,0 +1,308 @@
+"""The host property language against real databases: which hosts each
+expression selects.
+
+Hosts are inserted through blazar_ext.db.api.host.host_create, the filter
+is compiled by blazar_ext.db.api.capability.host_filter (the db-layer entry
+point) and run as one SELECT. The same expectations run on SQLite and, when
+the ``openstack_citest`` user of tools/test-setup.sh can connect, on
+MySQL/MariaDB and PostgreSQL (oslo.db's opportunistic fixtures; those
+classes skip with oslo.db's reason otherwise). The cases are chosen where
+the databases differ by default: case and trailing spaces in string
+equality (MySQL), collation order (PostgreSQL), failed CASTs (PostgreSQL),
+LIKE's case folding (SQLite).
+"""
+
+from oslo_db.sqlalchemy import provision
+from oslo_db.sqlalchemy import test_fixtures
+from oslotest import base
+import sqlalchemy as sa
+
+from blazar_ext import context as blazar_context
+from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import host as host_api
+from blazar_ext.db.models import host as models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+from blazar_ext.query import language
+from blazar_ext.query import sql
+
+ALL = {'h1', 'h2', 'h3', 'h4', 'h5'}
+
+# name: (columns, public capabilities)
+HOSTS = {
+    'h1': ({'vcpus': 8, 'memory_mb': 4096, 'hypervisor_type': 'QEMU',
+            'availability_zone': 'az1'},
+           {'gpu': 'true', 'rack': 'r1', 'nic': '9', 'cpu_model': 'Haswell',
+            'cpu_features': '["aes", "avx", "sse4_2"]', 'label': 'Alpha',
+            'ram_speed': '2400'}),
+    'h2': ({'vcpus': 32, 'memory_mb': 65536, 'hypervisor_type': 'QEMU',
+            'availability_zone': None},
+           {'gpu': 'false', 'rack': 'r2', 'nic': '32',
+            'cpu_model': 'Skylake-Server', 'cpu_features': 'aes,sse',
+            'label': 'alpha', 'weight': '-1.5'}),
+    'h3': ({'vcpus': 16, 'memory_mb': 16384, 'hypervisor_type': 'ironic',
+            'availability_zone': 'az2'},
+           {'rack': 'r10', 'nic': '100', 'cpu_model': 'Haswell-noTSX',
+            'cpu_features': 'avx sse aes', 'label': 'Beta ',
+            'weight': '0.25'}),
+    'h4': ({'vcpus': 4, 'memory_mb': 2048, 'hypervisor_type': 'QEMU',
+            'availability_zone': 'az1'},
+           {}),
+    'h5': ({'vcpus': 8, 'memory_mb': 8192, 'hypervisor_type': 'QEMU',
+            'availability_zone': 'az1'},
+           {'nic': 'fast', 'rack': '9', 'cpu_features': 'sse4_2, avx2',
+            'weight': '1e3'}),
+}
+# Private capabilities: a non-admin must not learn they exist.
+PRIVATE = {'h5': {'secret': 'yes'}}
+
+# (resource_properties, hosts selected)
+CASES = [
+    # Numbers compare as numbers where both sides are numbers; upstream
+    # compared text, where '9' > '32' and '100' < '32'.
+    ('[">", "$nic", "10"]', {'h2', 'h3', 'h5'}),  # 'fast' > '10' as text
+    ('["<", "$nic", "32"]', {'h1'}),
+    ('["<=", "$nic", "32"]', {'h1', 'h2'}),
+    ('[">=", "$nic", "32"]', {'h2', 'h3', 'h5'}),
+    ('["==", "$nic", "32.0"]', {'h2'}),
+    ('["==", "$nic", 32]', {'h2'}),
+    ('["!=", "$nic", "9"]', {'h2', 'h3', 'h5'}),  # h4 has no nic
+    ('["==", "$nic", "fast"]', {'h5'}),
+    ('["==", "$ram_speed", "2400"]', {'h1'}),
+    ('[">=", "$weight", "-1.5"]', {'h2', 'h3', 'h5'}),
+    ('["<", "$weight", "0"]', {'h2'}),
+    ('[">", "$weight", "0.2"]', {'h3', 'h5'}),
+    # String comparisons always compare text, in code point order.
+    ('["s==", "$nic", "32.0"]', set()),
+    ('["s==", "$nic", "32"]', {'h2'}),
+    ('["s<", "$nic", "32"]', {'h3'}),
+    ('["s<=", "$nic", "32"]', {'h2', 'h3'}),
+    ('["s>", "$nic", "32"]', {'h1', 'h5'}),
+    ('["s>=", "$nic", "9"]', {'h1', 'h5'}),
+    ('["s!=", "$nic", "9"]', {'h2', 'h3', 'h5'}),
+    # Exact: case matters and trailing spaces count (MySQL's default
+    # collations would say otherwise).
+    ('["==", "$label", "alpha"]', {'h2'}),
+    ('["==", "$label", "Beta"]', set()),
+    ('["==", "$label", "Beta "]', {'h3'}),
+    ('["s<", "$label", "B"]', {'h1'}),
+    ('["s>=", "$label", "a"]', {'h2'}),
+    ('["s!=", "$label", "alpha"]', {'h1', 'h3'}),
+    # Booleans as the hosts API stores them.
+    ('["==", "$gpu", "true"]', {'h1'}),
+    ('["==", "$gpu", true]', {'h1'}),
+    ('["not", ["==", "$gpu", "true"]]', {'h2', 'h3', 'h4', 'h5'}),
+    # in / <or>: equal to any value, numerically where numeric.
+    ('["in", "$rack", "r1", "r2"]', {'h1', 'h2'}),
+    ('["<or>", "$rack", "r1", "r10"]', {'h1', 'h3'}),
+    ('["in", "$rack", ["r2"]]', {'h2'}),
+    ('["in", "$rack", "9.0"]', {'h5'}),
+    ('["<or>", "$cpu_model", "Haswell", "Skylake"]', {'h1'}),
+    # <all-in>: whole elements of a JSON list, comma or space separated
+    # string; 'sse' does not match 'sse4_2', 'avx' does not match 'avx2'.
+    ('["<all-in>", "$cpu_features", "aes", "avx"]', {'h1', 'h3'}),
+    ('["<all-in>", "$cpu_features", "sse"]', {'h2', 'h3'}),
+    ('["<all-in>", "$cpu_features", "avx"]', {'h1', 'h3'}),
+    ('["<all-in>", "$cpu_features", "sse4_2"]', {'h1', 'h5'}),
+    ('["<all-in>", "$cpu_features", "avx2", "sse4_2"]', {'h5'}),
+    ('["<all-in>", "$cpu_features", "AES"]', set()),
+    ('["<all-in>", "$rack", "r1"]', {'h1'}),
+    ('["not", ["<all-in>", "$cpu_features", "sse"]]', {'h1', 'h4', 'h5'}),
+    # <in>: case-sensitive substring (SQLite's LIKE would fold case).
+    ('["<in>", "$cpu_model", "Has"]', {'h1', 'h3'}),
+    ('["<in>", "$cpu_model", "has"]', set()),
+    ('["<in>", "$cpu_model", "Server"]', {'h2'}),
+    ('["<in>", "$cpu_model", "%"]', set()),
+    ('["<in>", "$cpu_features", "sse"]', {'h1', 'h2', 'h3', 'h5'}),
+    # Host columns.
+    ('[">=", "$memory_mb", "4096"]', {'h1', 'h2', 'h3', 'h5'}),
+    ('["==", "$vcpus", "8"]', {'h1', 'h5'}),
+    ('["==", "$vcpus", "8.0"]', {'h1', 'h5'}),
+    ('["<", "$vcpus", "16"]', {'h1', 'h4', 'h5'}),
+    ('["<=", "$vcpus", "16"]', {'h1', 'h3', 'h4', 'h5'}),
+    ('[">", "$vcpus", "9"]', {'h2', 'h3'}),
+    ('["!=", "$vcpus", "8"]', {'h2', 'h3', 'h4'}),
+    ('["in", "$vcpus", 4, 32]', {'h2', 'h4'}),
+    ('["s==", "$vcpus", "32"]', {'h2'}),
+    ('["<in>", "$vcpus", "2"]', {'h2'}),
+    ('["==", "$hypervisor_type", "ironic"]', {'h3'}),
+    ('["s!=", "$hypervisor_type", "QEMU"]', {'h3'}),
+    ('["==", "$hypervisor_hostname", "h4"]', {'h4'}),
+    # A NULL column is "no value": neither == nor !=, but not(==).
+    ('["!=", "$availability_zone", "az1"]', {'h3'}),
+    ('["not", ["==", "$availability_zone", "az1"]]', {'h2', 'h3'}),
+    # Logic.
+    ('["and", [">=", "$memory_mb", "4096"], ["==", "$gpu", "true"]]',
+     {'h1'}),
+    ('["or", ["==", "$gpu", "true"], ["==", "$rack", "r10"]]',
+     {'h1', 'h3'}),
+    ('["not", ["or", ["==", "$rack", "r1"], ["<", "$vcpus", "8"]]]',
+     {'h2', 'h3', 'h5'}),
+    ('["and", ["not", ["==", "$gpu", "true"]], ["in", "$rack", "r2", "9"],'
+     ' ["or", [">", "$nic", "20"], ["<all-in>", "$cpu_features", "avx2"]]]',
+     {'h2', 'h5'}),
+    ('["not", ["not", ["==", "$gpu", "true"]]]', {'h1'}),
+    ('["and", ["==", "$gpu", "true"]]', {'h1'}),
+    # No filter.
+    ('', ALL),
+    (None, ALL),
+    ('[]', ALL),
+]
+
+# Strings on which SQL's numeric guard must agree with Python's.
+NUMBER_SAMPLES = ['0', '9', '32', '-1.5', '0.25', '007', '1' * 32,
+                  '1' * 33, '', '-', '.', '.5', '5.', '-.5', '1.2.3', '1-2',
+                  '+1', '1e3', ' 1', '1 ', '12 ', 'fast', 'r1', '--1', '1..2',
+                  '-0', '\u0663', 'true', '[1]']
+
+
+class _SQLiteFixture(test_fixtures.OpportunisticDbFixture):
+    """Provisions a database for the service's own enginefacade."""
+
+    DRIVER = 'sqlite'
+
+    def get_enginefacade(self):
+        return db_session.context_manager
+
+
+class _MySQLFixture(_SQLiteFixture):
+    DRIVER = 'mysql'
+
+
+class _PostgreSQLFixture(_SQLiteFixture):
+    DRIVER = 'postgresql'
+
+
+class _HostPropertiesMixin:
+
+    def setUp(self):
+        super().setUp()
+        self.engine = db_session.get_engine()
+        backend = provision.Backend(self.engine.name, self.engine.url)
+        self.addCleanup(backend.drop_all_objects, self.engine)
+        # Only the host tables: this test is about queries, and the full
+        # migration history is tested in test_migrations.
+        models.ComputeHost.metadata.create_all(self.engine, tables=[
+            models.ComputeHost.__table__, models.ExtraCapability.__table__,
+            models.ComputeHostExtraCapability.__table__])
+        self.context = blazar_context.get_admin_context()
+        for name, (columns, capabilities) in HOSTS.items():
+            values = {'hypervisor_hostname': name, 'cpu_info': '{}',
+                      'hypervisor_version': 1, 'local_gb': 100}
+            values.update(columns)
+            host = host_api.host_create(self.context, values, capabilities)
+            if name in PRIVATE:
+                host_api.host_update_capabilities(
+                    self.context, host['id'], PRIVATE[name],
+                    private_default=True)
+
+    def select(self, resource_properties, hypervisor_properties=None,
+               private_visible=True) -> set:
+        condition = capability_api.host_filter(
+            self.context, hypervisor_properties, resource_properties,
+            private_visible)
+        with db_session.reader.using(self.context) as session:
+            return set(session.scalars(
+                sa.select(models.ComputeHost.hypervisor_hostname)
+                .where(condition)))
+
+    def test_runs_on_the_backend_named(self):
+        self.assertEqual(self.FIXTURE.DRIVER, self.engine.name)
+
+    def test_selection(self):
+        wrong = []
+        for expression, expected in CASES:
+            selected = self.select(expression)
+            if selected != expected:
+                wrong.append('%s selected %s, expected %s'
+                             % (expression, sorted(selected),
+                                sorted(expected)))
+        self.assertEqual([], wrong)
+
+    def test_hypervisor_properties(self):
+        self.assertEqual({'h1', 'h5'}, self.select(
+            None, '["==", "$vcpus", "8"]'))
+        self.assertEqual({'h1'}, self.select(
+            '["==", "$gpu", "true"]', '["==", "$vcpus", "8"]'))
+        self.assertEqual(set(), self.select(
+            '["==", "$gpu", "true"]', '[">", "$vcpus", "8"]'))
+        error = self.assertRaises(exceptions.Invalid, self.select, None,
+                                  '["==", "$gpu", "true"]')
+        self.assertIn('hypervisor_properties: unknown property "$gpu"',
+                      str(error))
+
+    def test_unknown_property_is_invalid(self):
+        error = self.assertRaises(exceptions.Invalid, self.select,
+                                  '["==", "$no_such_thing", "1"]')
+        self.assertEqual(400, error.status)
+        self.assertIn('"$no_such_thing"', str(error))
+
+    def test_private_capability(self):
+        self.assertEqual({'h5'}, self.select('["==", "$secret", "yes"]'))
+        self.assertEqual({'h1', 'h2', 'h3', 'h4'}, self.select(
+            '["not", ["==", "$secret", "yes"]]'))
+        hidden = self.assertRaises(exceptions.Invalid, self.select,
+                                   '["==", "$secret", "yes"]',
+                                   private_visible=False)
+        unknown = self.assertRaises(exceptions.Invalid, self.select,
+                                    '["==", "$secrex", "yes"]',
+                                    private_visible=False)
+        self.assertEqual(str(unknown).replace('secrex', 'secret'),
+                         str(hidden))
+        # Public capabilities still work for that caller.
+        self.assertEqual({'h1'}, self.select('["==", "$gpu", "true"]',
+                                             private_visible=False))
+
+    def test_known_capabilities(self):
+        known = capability_api.known_capabilities(
+            self.context, 'physical:host')
+        self.assertEqual(False, known['gpu'])
+        self.assertEqual(True, known['secret'])
+        self.assertEqual({'gpu': False, 'secret': True},
+                         capability_api.known_capabilities(
+                             self.context, 'physical:host',
+                             ['gpu', 'secret', 'nope']))
+        self.assertEqual({}, capability_api.known_capabilities(
+            self.context, 'physical:host', []))
+        self.assertEqual({}, capability_api.known_capabilities(
+            self.context, 'virtual:floatingip'))
+
+    def test_numeric_guard_agrees_with_python(self):
+        with db_session.reader.using(self.context) as session:
+            for text in NUMBER_SAMPLES:
+                guarded = session.scalar(sa.select(sa.case(
+                    (sql.is_number(sa.literal(text, sa.String())), 1),
+                    else_=0)))
+                self.assertEqual(language.is_number(text), bool(guarded),
+                                 repr(text))
+
+    def test_numbers_cast_exactly(self):
+        # DECIMAL(65, 30) keeps decimals on MySQL, where a bare DECIMAL
+        # would round 0.25 to 0.
+        with db_session.reader.using(self.context) as session:
+            for text, other, expected in (('0.25', '0.2', True),
+                                          ('0.25', '0.3', False),
+                                          ('1' * 32, '1' * 31, True),
+                                          ('-1.5', '-1.4', False)):
+                greater = session.scalar(sa.select(sa.case(
+                    (sql.to_number(sa.literal(text, sa.String())) >
+                     sql.number_literal(other), 1), else_=0)))
+                self.assertEqual(expected, bool(greater), (text, other))
+
+
+class TestHostPropertiesSQLite(_HostPropertiesMixin,
+                               test_fixtures.OpportunisticDBTestMixin,
+                               base.BaseTestCase):
+    FIXTURE = _SQLiteFixture
+
+
+class TestHostPropertiesMySQL(_HostPropertiesMixin,
+                              test_fixtures.OpportunisticDBTestMixin,
+                              base.BaseTestCase):
+    FIXTURE = _MySQLFixture
+
+
+class TestHostPropertiesPostgreSQL(_HostPropertiesMixin,
+                                   test_fixtures.OpportunisticDBTestMixin,
+                                   base.BaseTestCase):
+    FIXTURE = _PostgreSQLFixture

@@ -1,0 +1,255 @@
+"""Migrations on real databases: SQLite, MySQL/MariaDB and PostgreSQL.
+
+Each backend is opportunistic (oslo.db's test_fixtures): the MySQL and
+PostgreSQL classes run when the ``openstack_citest`` user made by
+``tools/test-setup.sh`` can connect, and skip with oslo.db's reason
+otherwise. Every test gets its own freshly created database.
+"""
+
+import datetime
+
+from alembic import script as alembic_script
+from oslo_db.sqlalchemy import provision
+from oslo_db.sqlalchemy import test_fixtures
+from oslo_db.sqlalchemy import test_migrations
+from oslotest import base
+import sqlalchemy as sa
+
+from blazar_ext.db import migration
+from blazar_ext.db import models
+from blazar_ext.db import session as db_session
+
+HOST_RESOURCE_TYPE = 'physical:host'
+# Longer than any VARCHAR the schema has, so a silent truncation shows.
+LONG_VALUE = 'x' * 5000 + '-end'
+
+
+class _SQLiteFixture(test_fixtures.OpportunisticDbFixture):
+    """Provisions through the service's own enginefacade."""
+
+    DRIVER = 'sqlite'
+
+    def get_enginefacade(self):
+        return db_session.context_manager
+
+
+class _MySQLFixture(_SQLiteFixture):
+    DRIVER = 'mysql'
+
+
+class _PostgreSQLFixture(_SQLiteFixture):
+    DRIVER = 'postgresql'
+
+
+def _revisions() -> list[str]:
+    """Every revision id, oldest first."""
+    scripts = alembic_script.ScriptDirectory.from_config(
+        migration._config(engine=object()))
+    return [rev.revision for rev in reversed(list(scripts.walk_revisions()))]
+
+
+class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
+    """Tests shared by every backend; the concrete classes pick FIXTURE."""
+
+    def setUp(self):
+        super().setUp()
+        # The fixture has pointed the service's enginefacade at a database
+        # provisioned for this test.
+        self.engine = db_session.get_engine()
+        backend = provision.Backend(self.engine.name, self.engine.url)
+        self.addCleanup(backend.drop_all_objects, self.engine)
+
+    # ModelsMigrationsSync hooks.
+
+    def db_sync(self, engine) -> None:
+        migration.upgrade('head', engine)
+
+    def get_engine(self):
+        return self.engine
+
+    def get_metadata(self) -> sa.MetaData:
+        return models.BASE.metadata
+
+    # Helpers.
+
+    def _tables(self) -> dict[str, sa.Table]:
+        meta = sa.MetaData()
+        meta.reflect(self.engine)
+        return dict(meta.tables)
+
+    def _columns(self, table: str) -> set[str]:
+        return {c['name'] for c in sa.inspect(self.engine).get_columns(table)}
+
+    # Tests.
+
+    def test_runs_on_the_backend_named(self):
+        # Guards the fixture wiring: the service's engine is the
+        # provisioned database of this class's backend, not a fallback.
+        self.assertEqual(self.FIXTURE.DRIVER, self.engine.name)
+        self.assertIs(self.engine, self._db_default.engine)
+
+    def test_walk_every_revision(self):
+        revisions = _revisions()
+        self.assertEqual(migration.head(), revisions[-1])
+        self.assertIsNone(migration.version(self.engine))
+        for revision in revisions:
+            migration.upgrade(revision, self.engine)
+            self.assertEqual(revision, migration.version(self.engine))
+            check = getattr(self, '_check_%s' % revision, None)
+            if check is not None:
+                check()
+        # Upgrading a database already at head changes nothing.
+        migration.upgrade('head', self.engine)
+        self.assertEqual(revisions[-1], migration.version(self.engine))
+
+    def _check_0001(self):
+        self.assertIn('capability_name',
+                      self._columns('computehost_extra_capabilities'))
+        self.assertNotIn('extra_capabilities', self._tables())
+
+    def _check_0002(self):
+        columns = self._columns('computehost_extra_capabilities')
+        self.assertIn('capability_id', columns)
+        self.assertNotIn('capability_name', columns)
+        self.assertEqual(
+            {'id', 'resource_type', 'capability_name', 'private',
+             'created_at', 'updated_at'},
+            self._columns('extra_capabilities'))
+
+    def test_upgrade_head_creates_every_model_table(self):
+        migration.upgrade('head', self.engine)
+        self.assertTrue(
+            set(models.BASE.metadata.tables) <= set(self._tables()))
+
+    def test_normalization_keeps_every_row(self):
+        migration.upgrade('0001', self.engine)
+        legacy = self._insert_legacy_rows()
+
+        migration.upgrade('0002', self.engine)
+        self._assert_normalized(legacy)
+
+        migration.upgrade('head', self.engine)
+        self._assert_normalized(legacy)
+
+    def test_normalization_keeps_names_differing_in_case(self):
+        migration.upgrade('0001', self.engine)
+        tables = self._tables()
+        hosts = tables['computehosts']
+        caps = tables['computehost_extra_capabilities']
+        legacy = [('1', 'host-a', 'GPU', 'x'), ('2', 'host-a', 'gpu', 'y'),
+                  ('3', 'host-b', 'gpu', 'z')]
+        with self.engine.begin() as conn:
+            ids = {}
+            for name in ('host-a', 'host-b'):
+                ids[name] = conn.execute(hosts.insert().values(
+                    vcpus=1, cpu_info='', hypervisor_type='',
+                    hypervisor_version=0, hypervisor_hostname=name,
+                    memory_mb=1, local_gb=1)).inserted_primary_key[0]
+            for row_id, host, name, value in legacy:
+                conn.execute(caps.insert().values(
+                    id=row_id, computehost_id=ids[host],
+                    capability_name=name, capability_value=value))
+
+        migration.upgrade('head', self.engine)
+        tables = self._tables()
+        hosts = tables['computehosts']
+        caps = tables['computehost_extra_capabilities']
+        names = tables['extra_capabilities']
+        with self.engine.connect() as conn:
+            kept = conn.execute(
+                sa.select(caps.c.id, hosts.c.hypervisor_hostname,
+                          names.c.capability_name, caps.c.capability_value)
+                .select_from(caps.join(hosts).join(names))).all()
+            distinct = conn.execute(
+                sa.select(names.c.capability_name)).scalars().all()
+        self.assertEqual(legacy, sorted(tuple(row) for row in kept))
+        self.assertEqual(['GPU', 'gpu'], sorted(distinct))
+
+    def _insert_legacy_rows(self) -> list[tuple]:
+        """Hosts and legacy capability rows; returns the rows inserted.
+
+        Names repeat across hosts, values are of several kinds (numbers,
+        booleans, JSON, unicode, empty, quotes, a long one), and one host
+        has no capability at all.
+        """
+        tables = self._tables()
+        hosts = tables['computehosts']
+        caps = tables['computehost_extra_capabilities']
+        created = datetime.datetime(2024, 5, 17, 10, 30, 0)
+        values = {
+            'host-a': [('gpu', 'true'), ('rack', 'r1'),
+                       ('ram_gb', '512'), ('tags', '["ssd", "nvme"]'),
+                       ('notes', LONG_VALUE)],
+            'host-b': [('gpu', 'false'), ('rack', 'r2'),
+                       ('ram_gb', '256'), ('label', 'ünïcødé ✓'),
+                       ('quote', "it's \"quoted\"; DROP TABLE x;--")],
+            'host-c': [('gpu', 'true'), ('rack', 'r1'), ('empty', ''),
+                       ('ram_gb', '1.5e3'), ('notes', 'short')],
+            'host-d': [],
+        }
+        rows = []
+        with self.engine.begin() as conn:
+            for number, (name, capabilities) in enumerate(
+                    sorted(values.items())):
+                host_id = conn.execute(hosts.insert().values(
+                    vcpus=8 * (number + 1), cpu_info='{"arch": "x86_64"}',
+                    hypervisor_type='QEMU', hypervisor_version=8002000,
+                    hypervisor_hostname=name, memory_mb=4096, local_gb=100,
+                    created_at=created)).inserted_primary_key[0]
+                for index, (cap, value) in enumerate(capabilities):
+                    row_id = '%s-%s' % (name, cap)
+                    timestamp = created + datetime.timedelta(minutes=index)
+                    conn.execute(caps.insert().values(
+                        id=row_id, computehost_id=host_id,
+                        capability_name=cap, capability_value=value,
+                        created_at=timestamp))
+                    rows.append((row_id, name, cap, value, timestamp))
+        self.assertEqual(15, len(rows))
+        return rows
+
+    def _assert_normalized(self, legacy: list[tuple]) -> None:
+        tables = self._tables()
+        hosts = tables['computehosts']
+        caps = tables['computehost_extra_capabilities']
+        names = tables['extra_capabilities']
+        with self.engine.connect() as conn:
+            count = conn.execute(
+                sa.select(sa.func.count()).select_from(caps)).scalar()
+            kept = conn.execute(
+                sa.select(caps.c.id, hosts.c.hypervisor_hostname,
+                          names.c.capability_name, caps.c.capability_value,
+                          caps.c.created_at)
+                .select_from(caps.join(hosts).join(names))).all()
+            capabilities = conn.execute(
+                sa.select(names.c.capability_name, names.c.resource_type,
+                          names.c.private)).all()
+
+        self.assertEqual(len(legacy), count)
+        # The inner joins drop nothing: every row found its host and name.
+        self.assertEqual(sorted(legacy), sorted(tuple(r) for r in kept))
+
+        distinct = sorted({row[2] for row in legacy})
+        self.assertEqual(distinct,
+                         sorted(name for name, _, _ in capabilities))
+        for name, resource_type, private in capabilities:
+            self.assertEqual(HOST_RESOURCE_TYPE, resource_type, name)
+            # MySQL reflects BOOLEAN as TINYINT, so 0 there.
+            self.assertIn(private, (False, 0), name)
+
+
+class TestMigrationsSQLite(_MigrationsMixin,
+                           test_fixtures.OpportunisticDBTestMixin,
+                           base.BaseTestCase):
+    FIXTURE = _SQLiteFixture
+
+
+class TestMigrationsMySQL(_MigrationsMixin,
+                          test_fixtures.OpportunisticDBTestMixin,
+                          base.BaseTestCase):
+    FIXTURE = _MySQLFixture
+
+
+class TestMigrationsPostgreSQL(_MigrationsMixin,
+                               test_fixtures.OpportunisticDBTestMixin,
+                               base.BaseTestCase):
+    FIXTURE = _PostgreSQLFixture
