@@ -4,6 +4,7 @@
         -> auth -> context
         -> /placement: placement-compatible app
         -> /v2:        metadefs-compatible app
+        -> /versions:  the image API version document (glanceclient)
         -> otherwise:  reservation (Blazar v1) app
 """
 
@@ -13,6 +14,7 @@ from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 
 from blazar_ext.api.metadefs import app as metadefs_app
+from blazar_ext.api.metadefs import versions as metadefs_versions
 from blazar_ext.api.middleware import auth
 from blazar_ext.api.middleware import dispatch
 from blazar_ext.api.placement import app as placement_app
@@ -28,6 +30,9 @@ def build(conf: cfg.ConfigOpts = CONF):
     app = dispatch.PrefixDispatcher(v1_app.build(), [
         ('/placement', placement_app.build(), True),
         ('/v2', metadefs_app.build(), True),
+        # The image API's version document, which glanceclient reads when
+        # it is not told --os-image-api-version.
+        ('/versions', metadefs_versions.app, False),
     ])
     app = auth.wrap(app, conf)
     app = dispatch.PrefixDispatcher(app, [

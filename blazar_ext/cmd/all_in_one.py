@@ -12,7 +12,10 @@ from oslo_log import log as logging
 
 from blazar_ext.api import app as api_app
 from blazar_ext.cmd import common
+from blazar_ext.cmd import metadefs
 from blazar_ext import context
+from blazar_ext.db.api.placement import resource_class
+from blazar_ext.db.api.placement import trait
 from blazar_ext.db import migration
 from blazar_ext.manager import service
 from blazar_ext.wsgi import server
@@ -20,9 +23,13 @@ from blazar_ext.wsgi import server
 CONF = common.CONF
 LOG = logging.getLogger(__name__)
 
-# Steps run at every start after migrations, e.g. standard traits sync or
-# loading the shipped metadefs. Each takes an admin RequestContext.
-FIRST_START_STEPS = []
+# Steps run at every start after migrations; each takes an admin
+# RequestContext and does nothing when its work is already done.
+FIRST_START_STEPS = [
+    trait.sync_standard_traits,
+    resource_class.sync_standard_classes,
+    metadefs.load_shipped_on_first_start,
+]
 
 
 def _embedded_defaults() -> None:

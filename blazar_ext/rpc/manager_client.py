@@ -10,6 +10,8 @@ History:
           floating IPs: create_floatingip, delete_floatingip
 """
 
+from concurrent import futures
+
 from oslo_config import cfg
 import oslo_messaging as messaging
 
@@ -20,11 +22,25 @@ CONF = cfg.CONF
 
 RPC_API_VERSION = '1.1'
 
+# Seconds allowed on top of [manager] rpc_timeout before a call is given up.
+DEADLINE_MARGIN = 2.0
+# Calls in flight at once; a call stuck on a dead broker holds one.
+MAX_CALLS_IN_FLIGHT = 32
+
 
 class ManagerClient:
-    """Calls the manager; broker trouble becomes ServiceUnavailable."""
+    """Calls the manager; broker trouble becomes ServiceUnavailable.
+
+    Every call runs in a bounded pool under an overall deadline: when the
+    broker is unreachable, oslo.messaging's reply-queue connection retries
+    forever whatever ``retry`` says, and the API must answer 503 instead of
+    hanging. A stuck call finishes by itself once the broker is back.
+    """
 
     def __init__(self):
+        self._pool = futures.ThreadPoolExecutor(
+            MAX_CALLS_IN_FLIGHT, thread_name_prefix='manager-rpc')
+        self._deadline = CONF.manager.rpc_timeout + DEADLINE_MARGIN
         target = messaging.Target(topic=CONF.manager.topic,
                                   version=RPC_API_VERSION)
         self._client = messaging.get_rpc_client(
@@ -35,8 +51,15 @@ class ManagerClient:
 
     def _call(self, context, method: str, version: str = '1.0', **kwargs):
         client = self._client.prepare(version=version)
+        call = self._pool.submit(client.call, context, method, **kwargs)
         try:
-            return client.call(context, method, **kwargs)
+            return call.result(timeout=self._deadline)
+        except futures.TimeoutError:
+            call.cancel()
+            raise exceptions.ServiceUnavailable(
+                reason='the manager cannot be reached (no answer from the '
+                       'message broker within %ds); try again later'
+                       % self._deadline)
         except messaging.MessagingTimeout:
             raise exceptions.ServiceUnavailable(
                 reason='the manager did not answer in time; try again later')

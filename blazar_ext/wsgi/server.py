@@ -2,6 +2,7 @@
 
 import os
 import signal
+import threading
 
 from cheroot import wsgi
 from oslo_log import log as logging
@@ -16,7 +17,9 @@ def _serve_one(app, host: str, port: int, threads: int,
                          request_queue_size=128)
 
     def _stop(signum, frame):
-        server.stop()
+        # The handler runs in the main thread, inside server.start(); stop()
+        # waits for that loop to end, so it must run in another thread.
+        threading.Thread(target=server.stop, daemon=True).start()
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)

@@ -10,7 +10,7 @@ does not answer (tools/test-setup.sh creates the database user).
 
 from concurrent import futures
 import json
-import unittest
+import time
 
 import fixtures
 from oslotest import base
@@ -233,32 +233,19 @@ class TestMultiProcessFailures(_MultiProcessTests, base.BaseTestCase):
         # Reads do not need the manager.
         self._request('GET', '/v1/os-hosts/%s' % host['id'])
 
-    # Known bug, for the owner of blazar_ext/rpc/manager_client.py: the
-    # first call opens oslo.messaging's reply-queue connection
-    # (amqpdriver._get_reply_q -> _get_connection(PURPOSE_LISTEN)), which
-    # ignores the client's retry and reconnects forever, so the request
-    # hangs instead of answering 503. Remove the skip once fixed.
-    @unittest.skip('an unreachable broker hangs the API (known bug: '
-                   'oslo.messaging reply connection retries forever)')
     def test_unreachable_broker_is_503(self):
         # A port nothing listens on: the broker is down for this API.
         _, endpoint = self.deployment.start_api(
             'api-no-broker',
             '[DEFAULT]\ntransport_url = rabbit://guest:guest@127.0.0.1:%d/\n'
-            % services.free_port())
+            '[manager]\nrpc_timeout = 3\n' % services.free_port())
+        started = time.monotonic()
         resp = self._request('POST', '/v1/os-hosts', {'name': 'f-host'},
                              expected=503, url=endpoint)
+        self.assertLess(time.monotonic() - started, 15)
         self.assertIn('manager', resp.json()['error_message'])
         self._request('GET', '/v1/os-hosts', url=endpoint)
 
-    # Known bug, for the owner of blazar_ext/wsgi/server.py: _serve_one's
-    # SIGTERM handler calls cheroot's server.stop() in the main thread,
-    # which is inside server.start(); stop() then waits on the serving loop
-    # it interrupted and never returns, so the process must be SIGKILLed.
-    # Calling stop() from another thread (threading.Thread(
-    # target=server.stop).start()) exits at once. Remove the skip once fixed.
-    @unittest.skip('blazar-ext-api does not exit on SIGTERM (known bug: '
-                   'cheroot stop() from the signal handler deadlocks)')
     def test_processes_exit_cleanly_on_sigterm(self):
         # After some work, as in production: right at start-up a manager
         # has not installed its SIGTERM handler yet.

@@ -3,6 +3,7 @@
 import http.server
 import json
 import threading
+import time
 
 import fixtures
 
@@ -100,6 +101,17 @@ class ScriptedServiceFixture(fixtures.Fixture):
 
     def release(self) -> None:
         self._released.set()
+
+    def wait_for_requests(self, count: int, timeout: float = 10.0) -> list:
+        """The requests seen, once ``count`` arrived or ``timeout`` passed.
+
+        A client that gave up early (a timeout test) may leave before the
+        server thread has even read its request on a loaded machine.
+        """
+        deadline = time.monotonic() + timeout
+        while len(self.requests) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self.requests
 
 
 def closed_port_url() -> str:

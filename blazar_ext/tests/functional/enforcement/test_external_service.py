@@ -188,7 +188,7 @@ class ServiceAnswersTest(ExternalServiceTestBase):
             self.chain(service.url, timeout=0.2).check_create, self.ctx,
             efixtures.make_lease())
         self.assertEqual(external_service.UNAVAILABLE_DENY, str(exc))
-        self.assertEqual(1, len(service.requests))
+        self.assertEqual(1, len(service.wait_for_requests(1)))
 
     def test_slow_service_allowed_with_allow_on_error(self):
         service = self.useFixture(efixtures.ScriptedServiceFixture(
@@ -197,7 +197,7 @@ class ServiceAnswersTest(ExternalServiceTestBase):
                    allow_on_error=True).check_update(
             self.ctx, efixtures.make_lease(), efixtures.make_lease())
         self.assertEqual(['/v1/check-update'],
-                         [r['path'] for r in service.requests])
+                         [r['path'] for r in service.wait_for_requests(1)])
 
     def test_on_end_failure_does_not_raise(self):
         for url in (efixtures.closed_port_url(),):
