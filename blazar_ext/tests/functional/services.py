@@ -45,9 +45,20 @@ def _kombu_url(transport_url: str) -> str:
     return transport_url.replace('rabbit://', 'amqp://', 1)
 
 
+# ``tox -e py3`` sets it: the fast path on SQLite and fake:// only.
+SQLITE_ONLY_REASON = ('BLAZAR_EXT_TEST_SQLITE_ONLY is set (tox -e py3); '
+                      'run tox -e functional for the real services')
+
+
+def sqlite_only() -> bool:
+    return bool(os.environ.get('BLAZAR_EXT_TEST_SQLITE_ONLY'))
+
+
 def rabbitmq_unavailable(transport_url: str = TRANSPORT_URL,
                          timeout: float = 3.0) -> str | None:
     """None when RabbitMQ accepts a login at transport_url, else why not."""
+    if sqlite_only():
+        return SQLITE_ONLY_REASON
     try:
         with kombu.Connection(_kombu_url(transport_url),
                               connect_timeout=timeout) as conn:
@@ -113,6 +124,8 @@ def _server_engine(backend: str) -> sa.engine.Engine:
 
 def database_unavailable(backend: str) -> str | None:
     """None when the backend's openstack_citest login works, else why not."""
+    if sqlite_only():
+        return SQLITE_ONLY_REASON
     if backend not in DATABASE_SERVER_URLS:
         return 'unknown database backend %r' % backend
     try:
