@@ -79,6 +79,12 @@ class HostInUse(Conflict):
     code = 'blazar_ext.host_in_use'
 
 
+class HostProviderInUse(Conflict):
+    msg_fmt = ('The host cannot be deleted while its resource provider is '
+               'in use: %(reason)s')
+    code = 'blazar_ext.host_provider_in_use'
+
+
 class InventorySourceError(Invalid):
     msg_fmt = 'Host inventory could not be read: %(reason)s'
     code = 'blazar_ext.inventory_source_error'

@@ -11,7 +11,8 @@ Payloads given to the enforcement chain (issue 5), all plain dicts:
 
     spec (physical:host) = {'resource_type': 'physical:host', 'min': int,
         'max': int, 'hypervisor_properties': str,
-        'resource_properties': str, 'before_end': str, 'id': str (update)}
+        'resource_properties': str, 'before_end': str, 'traits': str,
+        'id': str (update)}
     spec (virtual:floatingip) = {'resource_type': 'virtual:floatingip',
         'network_id': str, 'amount': int, 'required_floatingips': [str],
         'id': str (update)}
@@ -203,7 +204,7 @@ class LeaseManager:
     def _spec_of(reservation: dict) -> dict:
         if reservation['resource_type'] == host_reservation.RESOURCE_TYPE:
             keys = ('min', 'max', 'hypervisor_properties',
-                    'resource_properties', 'before_end')
+                    'resource_properties', 'before_end', 'traits')
         else:
             keys = ('network_id', 'amount', 'required_floatingips')
         spec = {key: reservation.get(key) for key in keys}

@@ -10,9 +10,14 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
+import sqlalchemy as sa
+
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db.models import host as host_models
 from blazar_ext import exceptions
 from blazar_ext.query import host_properties
+from blazar_ext.query import traits as trait_query
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -44,6 +49,39 @@ def _properties(spec: dict, key: str) -> str:
     return value
 
 
+def _traits(spec: dict) -> str:
+    """The traits requirement as stored: '' (none), one ``required``
+    value, or a JSON list of several (each ANDed, as repeated
+    ``required`` query parameters are in Placement)."""
+    value = spec.get('traits') or ''
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, list):
+        if not all(isinstance(v, str) for v in value):
+            raise exceptions.Invalid(
+                reason='physical:host reservation: traits must be a string '
+                       'or a list of strings')
+        value = jsonutils.dumps(value)
+    if not isinstance(value, str):
+        raise exceptions.Invalid(
+            reason='physical:host reservation: traits must be a string or '
+                   'a list of strings')
+    trait_requirement(value)
+    return value
+
+
+def trait_requirement(stored: str) -> trait_query.TraitRequirement:
+    """Parse a stored traits requirement; Invalid naming what is wrong."""
+    if not stored:
+        return trait_query.TraitRequirement()
+    values = jsonutils.loads(stored) if stored.startswith('[') else stored
+    try:
+        return trait_query.parse(values)
+    except (trait_query.TraitRequirementError, ValueError) as exc:
+        raise exceptions.Invalid(
+            reason='physical:host reservation: traits: %s' % exc)
+
+
 class HostReservationPlugin:
     """Picks and holds hosts for physical:host reservations."""
 
@@ -60,7 +98,8 @@ class HostReservationPlugin:
                    merged, 'hypervisor_properties'),
                'resource_properties': _properties(
                    merged, 'resource_properties'),
-               'before_end': merged.get('before_end') or 'default'}
+               'before_end': merged.get('before_end') or 'default',
+               'traits': _traits(merged)}
         if out['min'] > out['max']:
             raise exceptions.Invalid(
                 reason='physical:host reservation: min (%d) must not exceed '
@@ -85,9 +124,20 @@ class HostReservationPlugin:
             spec['hypervisor_properties'], spec['resource_properties'])
         known = allocation_api.known_capabilities(session, RESOURCE_TYPE,
                                                   names)
-        return host_properties.compile_host_filter(
+        properties = host_properties.compile_host_filter(
             spec['hypervisor_properties'], spec['resource_properties'],
             private_visible=private_visible, known_capabilities=known)
+        requirement = trait_requirement(spec.get('traits') or '')
+        if not requirement:
+            return properties
+        try:
+            trait_api.check_exist(session, requirement.names)
+        except exceptions.TraitNotFound as exc:
+            raise exceptions.Invalid(
+                reason='physical:host reservation: traits: %s' % exc)
+        # A host without a resource provider has no traits.
+        return sa.and_(properties, *trait_api.provider_filter(
+            requirement, host_models.ComputeHost.resource_provider_id))
 
     def allocate(self, session, reservation_id: str, spec: dict,
                  start: datetime.datetime, end: datetime.datetime,

@@ -37,7 +37,7 @@ _RESERVATION_COLUMNS = ('id', 'lease_id', 'status', 'resource_id',
                         'resources_changed')
 _RESERVATION_DETAILS = {
     'physical:host': ('min', 'max', 'hypervisor_properties',
-                      'resource_properties', 'before_end'),
+                      'resource_properties', 'before_end', 'traits'),
     'virtual:floatingip': ('network_id', 'amount', 'required_floatingips'),
 }
 

@@ -7,12 +7,20 @@ import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api.placement import inventory as inventory_api
+from blazar_ext.db.api.placement import resource_class as rc_api
+from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext.db.models import host as models
 from blazar_ext.db.models import lease as lease_models
+from blazar_ext.db.models import placement as placement_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
 RESOURCE_TYPE = 'physical:host'
+
+# Inventory of a host's resource provider: class -> host column.
+PROVIDER_INVENTORY = (('VCPU', 'vcpus'), ('MEMORY_MB', 'memory_mb'),
+                      ('DISK_GB', 'local_gb'))
 
 
 def _capabilities_of(session, host_ids) -> dict:
@@ -82,7 +90,50 @@ def host_create(context, values: dict, capabilities: dict,
         except db_exc.DBDuplicateEntry:
             raise exceptions.HostExists(host=values['hypervisor_hostname'])
         _set_capabilities(session, host.id, capabilities, private_default)
+        _link_provider(context, session, host)
         return _to_dicts(session, [host])[0]
+
+
+def _link_provider(context, session, host) -> None:
+    """Give the host its resource provider, named after it.
+
+    A provider of that name registered beforehand (by a compute service,
+    say) is adopted as it is; otherwise one is created with VCPU,
+    MEMORY_MB and DISK_GB inventory from the host's columns.
+    """
+    rp = placement_models.ResourceProvider
+    provider = session.scalar(sa.select(rp).where(
+        rp.name == host.hypervisor_hostname))
+    if provider is None:
+        if len(rc_api.ids_by_name_if_present(
+                session, [name for name, _ in PROVIDER_INVENTORY])) < len(
+                PROVIDER_INVENTORY):
+            rc_api.sync_standard_classes(context)
+        created = rp_api.create(context, name=host.hypervisor_hostname)
+        inventories = {name: {'total': getattr(host, column)}
+                       for name, column in PROVIDER_INVENTORY
+                       if (getattr(host, column) or 0) > 0}
+        inventory_api.set_inventories(context, created['uuid'], inventories,
+                                      created['generation'])
+        provider = session.scalar(sa.select(rp).where(
+            rp.uuid == created['uuid']))
+    elif session.scalar(sa.select(models.ComputeHost.id).where(
+            models.ComputeHost.resource_provider_id == provider.id)):
+        raise exceptions.HostExists(host=host.hypervisor_hostname)
+    host.resource_provider_id = provider.id
+    session.flush()
+
+
+def provider_of(context, host_id) -> str | None:
+    """The uuid of the host's resource provider, None if it has none."""
+    with db_session.reader.using(context) as session:
+        host = _get_model(session, host_id)
+        if host.resource_provider_id is None:
+            return None
+        return session.scalar(
+            sa.select(placement_models.ResourceProvider.uuid).where(
+                placement_models.ResourceProvider.id ==
+                host.resource_provider_id))
 
 
 @oslo_db_api.wrap_db_retry(max_retries=5, retry_on_deadlock=True)
@@ -158,4 +209,19 @@ def host_delete(context, host_id, now=None) -> None:
             lease_models.ComputeHostAllocation.compute_host_id == host.id))
         session.execute(sa.delete(models.ComputeHostExtraCapability).where(
             models.ComputeHostExtraCapability.computehost_id == host.id))
+        provider_id = host.resource_provider_id
         session.delete(host)
+        session.flush()
+        if provider_id is not None:
+            _delete_provider(context, session, provider_id)
+
+
+def _delete_provider(context, session, provider_id: int) -> None:
+    uuid = session.scalar(
+        sa.select(placement_models.ResourceProvider.uuid).where(
+            placement_models.ResourceProvider.id == provider_id))
+    try:
+        rp_api.delete(context, uuid)
+    except (exceptions.ResourceProviderInUse,
+            exceptions.CannotDeleteParentProvider) as exc:
+        raise exceptions.HostProviderInUse(reason=str(exc))

@@ -48,6 +48,7 @@ def _reservation_details(session, reservation_ids) -> dict:
             'hypervisor_properties': row.hypervisor_properties or '',
             'resource_properties': row.resource_properties or '',
             'before_end': row.before_end or 'default',
+            'traits': row.traits or '',
         }
     fip = fip_models.FloatingIPReservation
     rows = list(session.scalars(sa.select(fip).where(
@@ -142,7 +143,8 @@ def _add_detail(session, reservation_id: str, spec: dict) -> str:
             count_range='%d-%d' % (spec['min'], spec['max']),
             hypervisor_properties=spec.get('hypervisor_properties', ''),
             resource_properties=spec.get('resource_properties', ''),
-            before_end=spec.get('before_end', 'default'))
+            before_end=spec.get('before_end', 'default'),
+            traits=spec.get('traits') or None)
         session.add(detail)
         session.flush()
         return detail.id
@@ -166,7 +168,8 @@ def _update_detail(session, reservation_id: str, spec: dict) -> None:
                     hypervisor_properties=spec.get(
                         'hypervisor_properties', ''),
                     resource_properties=spec.get('resource_properties', ''),
-                    before_end=spec.get('before_end', 'default')))
+                    before_end=spec.get('before_end', 'default'),
+                    traits=spec.get('traits') or None))
         return
     detail = session.scalars(sa.select(fip_models.FloatingIPReservation)
                              .where(fip_models.FloatingIPReservation

@@ -16,6 +16,10 @@ class ComputeHost(base.BASE):
     """A host that can be reserved."""
 
     __tablename__ = 'computehosts'
+    __table_args__ = (
+        sa.Index('uniq_computehosts0resource_provider_id',
+                 'resource_provider_id', unique=True),
+    )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
     vcpus = sa.Column(sa.Integer, nullable=False)
@@ -34,6 +38,11 @@ class ComputeHost(base.BASE):
                            server_default=sa.true())
     disabled = sa.Column(sa.Boolean, nullable=False, default=False,
                          server_default=sa.false())
+    # The host's resource provider (its inventory and traits, revision 0006).
+    resource_provider_id = sa.Column(
+        sa.Integer, sa.ForeignKey(
+            'resource_providers.id',
+            name='fk_computehosts_resource_provider_id'))
 
 
 class ExtraCapability(base.BASE):

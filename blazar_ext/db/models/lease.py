@@ -48,6 +48,8 @@ class ComputeHostReservation(base.BASE):
     count_range = sa.Column(sa.String(36))
     hypervisor_properties = sa.Column(sa.Text)
     before_end = sa.Column(sa.String(36))
+    # Placement ``required`` syntax; JSON list text for several values.
+    traits = sa.Column(sa.Text)
 
 
 class ComputeHostAllocation(base.BASE):

@@ -20,6 +20,9 @@ _RESERVATION = {
         'hypervisor_properties': _PROPERTIES,
         'resource_properties': _PROPERTIES,
         'before_end': {'type': ['string', 'null']},
+        # Placement's ``required`` syntax: 'HW_CPU_X86_AVX,!CUSTOM_GPU'.
+        'traits': {'type': ['string', 'array', 'null'],
+                   'items': {'type': 'string'}},
         'network_id': {'type': 'string'},
         'amount': _COUNT,
         'required_floatingips': {'type': ['array', 'string'],

@@ -38,6 +38,12 @@ def ids_by_name(session, names) -> dict:
     return found
 
 
+def ids_by_name_if_present(session, names) -> dict:
+    """{name: id} for those of ``names`` that exist."""
+    return dict(session.execute(sa.select(_RC.name, _RC.id).where(
+        _RC.name.in_(sorted(set(names))))).all())
+
+
 def list_classes(context) -> list:
     with db_session.reader.using(context) as session:
         return list(session.scalars(sa.select(_RC.name).order_by(_RC.id)))

@@ -9,6 +9,7 @@ from blazar_ext.db.api.placement import inventory as inv_api
 from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -186,6 +187,12 @@ def _reparent(session, provider, parent_uuid, allow_reparent: bool):
 def delete(context, uuid: str) -> None:
     with db_session.writer.using(context) as session:
         provider = get_model(session, uuid)
+        if session.scalar(sa.select(host_models.ComputeHost.id).where(
+                host_models.ComputeHost.resource_provider_id ==
+                provider.id)):
+            raise exceptions.ResourceProviderInUse(
+                uuid=uuid, reason='it is the inventory of a host; delete '
+                                  'the host through /v1/os-hosts instead.')
         if session.scalar(sa.select(sa.exists().where(
                 models.Allocation.resource_provider_id == provider.id))):
             raise exceptions.ResourceProviderInUse(
