@@ -19,6 +19,7 @@ from pecan import rest
 from blazar_ext.api.v1.schemas import property as schema
 from blazar_ext.api import validation
 from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import metadef_resource_type as metadef_rt_api
 from blazar_ext import exceptions
 from blazar_ext.policies import properties as property_policies
 from blazar_ext import policy
@@ -26,14 +27,26 @@ from blazar_ext import policy
 HOST_RESOURCE_TYPE = 'physical:host'
 
 
+# Catalog keys a property listing carries, when the catalog gives them.
+CATALOG_KEYS = ('title', 'type', 'items_type', 'operators')
+
+
 def catalog_details(context, resource_type: str, names: list) -> dict:
     """Catalog information per property name: {name: {'title', 'type',
-    'operators', ...}}.
+    'operators', ...}} from the metadefs namespaces associated with the
+    resource type that the caller may see.
 
-    The metadefs catalog fills this in; until then properties carry only
-    what the capabilities themselves say.
+    This is how users learn which operators suit a property (spec 5).
     """
-    return {}
+    visible_to = None if context.is_admin else context.project_id
+    wanted = set(names)
+    details = {}
+    for name, entry in metadef_rt_api.catalog_properties(
+            context, resource_type, visible_to).items():
+        if name in wanted:
+            details[name] = {key: entry[key] for key in CATALOG_KEYS
+                             if entry.get(key) is not None}
+    return details
 
 
 def _with_catalog(context, resource_type: str, items: list) -> list:

@@ -1,0 +1,89 @@
+"""Discovery and the catalog as one product: properties carry the
+operators the metadefs catalog gives them, and a lease asks with them."""
+
+from blazar_ext.cmd import metadefs
+from blazar_ext import context
+from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional.api import test_leases
+
+HOST_PROPS = '/v1/physical:host/properties'
+
+
+class TestPropertyCatalog(test_leases.LeaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        metadefs.load(context.get_admin_context(),
+                      metadefs.definitions_dir())
+        self.h1 = self.add_host('h1', cpu_features='["avx", "aes", "sse"]',
+                                label='l1')
+        self.h2 = self.add_host('h2', cpu_features='["avx", "sse"]',
+                                label='l1')
+        self.h3 = self.add_host('h3', cpu_features='["aes", "avx512"]',
+                                label='l2')
+        for name in ('cpu_features', 'label'):
+            resp = self.request('PATCH', '%s/%s' % (HOST_PROPS, name),
+                                {'private': False})
+            self.assertEqual(204, resp.status, resp.text)
+
+    def _by_name(self, items: list) -> dict:
+        return {item['property']: item for item in items}
+
+    def test_listing_carries_catalog_operators(self):
+        for headers, token in ((None, 'admin'),
+                               (fixtures.user_headers(), None)):
+            resp = self.request('GET', HOST_PROPS, headers=headers,
+                                token=token)
+            self.assertEqual(200, resp.status, resp.text)
+            items = self._by_name(resp.json())
+            self.assertEqual(['<or>', '<all-in>'],
+                             items['cpu_features']['operators'])
+            self.assertEqual('array', items['cpu_features']['type'])
+            self.assertEqual('string', items['cpu_features']['items_type'])
+            # Not in the catalog: only what the capabilities say.
+            self.assertEqual({'property': 'label', 'private': False},
+                             items['label'])
+
+    def test_show_carries_catalog_operators(self):
+        resp = self.request('GET', HOST_PROPS + '/cpu_features')
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual(['<or>', '<all-in>'], resp.json()['operators'])
+
+    def test_private_namespace_of_another_project_stays_hidden(self):
+        resp = self.request('POST', '/v2/metadefs/namespaces', {
+            'namespace': 'Other::Labels', 'visibility': 'private',
+            'resource_type_associations': [{'name': 'OS::Blazar::Host'}],
+            'properties': {'label': {
+                'title': 'Label', 'type': 'string', 'operators': ['<in>']}}})
+        self.assertEqual(201, resp.status, resp.text)
+        resp = self.request('GET', HOST_PROPS)
+        self.assertEqual(['<in>'],
+                         self._by_name(resp.json())['label']['operators'])
+        resp = self.request('GET', HOST_PROPS, token=None,
+                            headers=fixtures.user_headers())
+        self.assertNotIn('operators', self._by_name(resp.json())['label'])
+
+    def test_all_in_lease_picks_exactly_the_hosts_holding_all(self):
+        lease = self.create(reservations=[test_leases.host_reservation(
+            min=1, max=3, resource_properties=(
+                '["<all-in>", "$cpu_features", "avx", "aes"]'))])
+        self.assertEqual([self.h1['id']], self.allocated_hosts(lease['id']))
+        # h1 is taken; h3 holds aes, h2 does not.
+        lease = self.create(name='lease-2', reservations=[
+            test_leases.host_reservation(min=1, max=3, resource_properties=(
+                '["<all-in>", "$cpu_features", "aes"]'))])
+        self.assertEqual([self.h3['id']], self.allocated_hosts(lease['id']))
+
+    def test_all_in_matches_whole_elements_only(self):
+        # "avx" is a prefix of h3's "avx512", not an element of it.
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'no', 'start_date': test_leases._date(60),
+            'end_date': test_leases._date(120), 'events': [],
+            'reservations': [test_leases.host_reservation(
+                resource_properties=(
+                    '["<all-in>", "$cpu_features", "avx512", "avx"]'))]})
+        self.assertEqual(409, resp.status, resp.text)
+        lease = self.create(reservations=[test_leases.host_reservation(
+            min=1, max=3, resource_properties=(
+                '["<all-in>", "$cpu_features", "avx512"]'))])
+        self.assertEqual([self.h3['id']], self.allocated_hosts(lease['id']))
