@@ -149,6 +149,12 @@ class UsageEnforcement:
     def _active(self) -> list:
         return [f for f in self.filters if f.active]
 
+    @property
+    def enabled(self) -> bool:
+        """Whether any filter will hear of leases (payloads are worth
+        building)."""
+        return bool(self._active())
+
     def check_create(self, context, lease: dict) -> None:
         """Run every filter on a new lease; raise EnforcementRejected."""
         filters = self._active()

@@ -17,13 +17,18 @@ Payloads given to the enforcement chain (issue 5), all plain dicts:
         'network_id': str, 'amount': int, 'required_floatingips': [str],
         'id': str (update)}
 
-    check_create(context, lease_payload)     after validation, before
+    check_create(context, lease_payload)     after validation and host
+                                             candidate selection, before
                                              allocation; Forbidden -> the
                                              lease is kept in ERROR, 403
-    check_update(context, current, new)      before applying; Forbidden ->
-                                             403, the lease is unchanged
+    check_update(context, current, new)      before applying, the new
+                                             lease with its candidate
+                                             hosts; Forbidden -> 403, the
+                                             lease is unchanged
     on_end(context, lease_payload)           when a lease ends, or is
                                              deleted while active
+    enabled                                  False: skip building the
+                                             payloads (no filter listens)
 """
 
 import datetime
@@ -34,7 +39,10 @@ from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
+from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import lease as lease_api
+from blazar_ext.enforcement import allocations as enforcement_allocations
 from blazar_ext import exceptions
 from blazar_ext.plugins import host_reservation
 from blazar_ext.plugins import virtual_floatingip
@@ -65,6 +73,8 @@ DATE_FORMATS = ('%Y-%m-%d %H:%M', '%Y-%m-%d %H:%M:%S')
 
 class NoEnforcement:
     """The enforcement seam when no chain is configured: approves all."""
+
+    enabled = False
 
     def check_create(self, context, lease_payload: dict) -> None:
         pass
@@ -252,8 +262,9 @@ class LeaseManager:
                         'start_date': start, 'end_date': end,
                         'status': PENDING}
         try:
-            self.enforcement.check_create(
-                context, self._payload(lease_values, specs))
+            self.enforcement.check_create(context, self._payload(
+                lease_values, self._with_candidates(context, specs, start,
+                                                    end)))
         except exceptions.Forbidden:
             lease = lease_api.lease_create_error(context, lease_values,
                                                  specs)
@@ -337,7 +348,8 @@ class LeaseManager:
             context,
             self._payload(current, [self._spec_of(r)
                                     for r in current['reservations']]),
-            self._payload(new_lease, new_specs))
+            self._payload(new_lease, self._with_candidates(
+                context, new_specs, start, end)))
 
         def check(locked: dict) -> None:
             # The lease must not have moved on since we validated it.
@@ -360,17 +372,52 @@ class LeaseManager:
 
     def delete_lease(self, context, lease_id: str) -> None:
         """Delete at any status; an active lease is ended first."""
+        held = None
+        if self.enforcement.enabled:
+            # Read what it holds now: the delete releases it.
+            held = self._end_payload(context,
+                                     lease_api.lease_get(context, lease_id))
         lease = lease_api.lease_delete(context, lease_id)
         if lease['status'] == ACTIVE:
-            self._end_reservations(context, lease)
+            self._end_reservations(context, lease, held)
         self.notify(context, 'delete', lease)
 
-    def _end_reservations(self, context, lease: dict) -> None:
+    def _end_payload(self, context, lease: dict) -> dict:
+        return enforcement_allocations.with_allocations(
+            context, self._payload(lease, [self._spec_of(r)
+                                           for r in lease['reservations']]))
+
+    def _end_reservations(self, context, lease: dict,
+                          payload: dict | None = None) -> None:
         for reservation in lease['reservations']:
             self._plugin(reservation['resource_type']).on_end(
                 context, reservation)
-        self.enforcement.on_end(context, self._payload(
+        self.enforcement.on_end(context, payload or self._payload(
             lease, [self._spec_of(r) for r in lease['reservations']]))
+
+    def _with_candidates(self, context, specs: list,
+                         start: datetime.datetime,
+                         end: datetime.datetime) -> list:
+        """Host specs with the hosts allocation would pick now, for the
+        enforcement payloads (spec 2: filters see the candidates)."""
+        if not self.enforcement.enabled:
+            return specs
+        plugin = self.plugins[host_reservation.RESOURCE_TYPE]
+        private_visible = self._private_visible(context)
+
+        def pick(session) -> list:
+            return [plugin.candidates(session, spec, start, end,
+                                      private_visible,
+                                      reservation_id=spec.get('id'))
+                    if spec['resource_type'] == plugin.resource_type
+                    else None for spec in specs]
+
+        picked = allocation_api.read(context, pick)
+        hosts = {host['id']: host for host in host_api.hosts_get(
+            context, {i for ids in picked if ids for i in ids})}
+        return [spec if ids is None else
+                dict(spec, allocations=[hosts[i] for i in ids if i in hosts])
+                for spec, ids in zip(specs, picked)]
 
     # Events (called by the event loop after it claimed the event)
 

@@ -157,6 +157,38 @@ class HostReservationPlugin:
                    private_visible: bool = True) -> list:
         """Keep the current hosts that still fit, add hosts up to the new
         range, drop the rest; NotEnoughResources if min cannot be met."""
+        current, kept, added = self._pick(session, reservation_id, spec,
+                                          start, end, private_visible)
+        dropped = sorted(set(current) - set(kept))
+        if dropped:
+            allocation_api.release_hosts(session, reservation_id, dropped)
+        allocation_api.allocate_hosts(session, reservation_id, added,
+                                      start, end)
+        return kept + added
+
+    def candidates(self, session, spec: dict, start: datetime.datetime,
+                   end: datetime.datetime, private_visible: bool = True,
+                   reservation_id: str | None = None) -> list:
+        """The hosts allocate (or, given ``reservation_id``, reallocate)
+        would pick now, without holding them: what usage enforcement is
+        shown before anything is written. NotEnoughResources as they
+        would raise it."""
+        if reservation_id is None:
+            low, high = self._window(start, end)
+            hosts = allocation_api.host_candidates(
+                session, self._filter(session, spec, private_visible),
+                low, high, spec['max'], lock=False)
+            self._require(len(hosts), spec)
+            return hosts
+        _current, kept, added = self._pick(
+            session, reservation_id, spec, start, end, private_visible,
+            lock=False)
+        return kept + added
+
+    def _pick(self, session, reservation_id: str, spec: dict,
+              start: datetime.datetime, end: datetime.datetime,
+              private_visible: bool, lock: bool = True) -> tuple:
+        """(current, kept, added) host ids for a changed reservation."""
         low, high = self._window(start, end)
         host_filter = self._filter(session, spec, private_visible)
         current = allocation_api.host_allocations_of(session,
@@ -165,19 +197,16 @@ class HostReservationPlugin:
         if current:
             kept = allocation_api.host_candidates(
                 session, host_filter, low, high, spec['max'],
-                exclude_reservation_id=reservation_id, among=current)
+                exclude_reservation_id=reservation_id, among=current,
+                lock=lock)
         added = []
         if len(kept) < spec['min']:
             added = allocation_api.host_candidates(
                 session, host_filter, low, high, spec['max'] - len(kept),
-                exclude_reservation_id=reservation_id, exclude_hosts=current)
+                exclude_reservation_id=reservation_id, exclude_hosts=current,
+                lock=lock)
             self._require(len(kept) + len(added), spec)
-        dropped = sorted(set(current) - set(kept))
-        if dropped:
-            allocation_api.release_hosts(session, reservation_id, dropped)
-        allocation_api.allocate_hosts(session, reservation_id, added,
-                                      start, end)
-        return kept + added
+        return current, kept, added
 
     @staticmethod
     def _require(found: int, spec: dict) -> None:

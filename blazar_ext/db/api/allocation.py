@@ -43,13 +43,22 @@ def _host_overlap(start: datetime.datetime, end: datetime.datetime,
     return cond
 
 
+def read(context, pick):
+    """``pick(session)`` in a reader transaction: previews of what an
+    allocation would choose, without holding anything."""
+    with db_session.reader.using(context) as session:
+        return pick(session)
+
+
 def host_candidates(session, host_filter, start: datetime.datetime,
                     end: datetime.datetime, limit: int,
                     exclude_reservation_id: str | None = None,
-                    among=None, exclude_hosts=None) -> list:
+                    among=None, exclude_hosts=None,
+                    lock: bool = True) -> list:
     """Ids of up to ``limit`` free matching hosts, locked, in one query.
 
-    ``start`` and ``end`` already include the cleaning time.
+    ``start`` and ``end`` already include the cleaning time. ``lock=False``
+    only looks (a preview): nothing is locked or rechecked.
     """
     host = host_models.ComputeHost
     alloc = lease_models.ComputeHostAllocation
@@ -63,8 +72,10 @@ def host_candidates(session, host_filter, start: datetime.datetime,
         query = query.where(host.id.in_(list(among)))
     if exclude_hosts:
         query = query.where(host.id.not_in(list(exclude_hosts)))
-    query = query.order_by(host.id).limit(limit).with_for_update()
-    ids = list(session.scalars(query))
+    query = query.order_by(host.id).limit(limit)
+    if not lock:
+        return list(session.scalars(query))
+    ids = list(session.scalars(query.with_for_update()))
     _recheck_hosts(session, ids, start, end, exclude_reservation_id)
     return ids
 

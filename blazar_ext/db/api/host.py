@@ -70,6 +70,16 @@ def host_get(context, host_id) -> dict:
         return _to_dicts(session, [_get_model(session, host_id)])[0]
 
 
+def hosts_get(context, host_ids) -> list:
+    """The hosts of ``host_ids`` that exist, with capabilities, by id."""
+    with db_session.reader.using(context) as session:
+        hosts = session.scalars(
+            sa.select(models.ComputeHost)
+            .where(models.ComputeHost.id.in_(list(host_ids)))
+            .order_by(models.ComputeHost.id))
+        return _to_dicts(session, list(hosts))
+
+
 def host_list(context) -> list:
     """Every host with its capabilities, ordered by id."""
     with db_session.reader.using(context) as session:

@@ -202,6 +202,8 @@ class TestHostAllocations(base_leases.LeaseTestCase):
 class _Rejecting:
     """An enforcement chain that refuses and records what it saw."""
 
+    enabled = True
+
     def __init__(self, refuse_create=False, refuse_update=False):
         self.refuse_create = refuse_create
         self.refuse_update = refuse_update

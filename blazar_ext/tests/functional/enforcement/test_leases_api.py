@@ -54,6 +54,22 @@ class EnforcedLeaseTest(base_leases.LeaseTestCase):
         self.assertEqual('physical:host',
                          sent['reservations'][0]['resource_type'])
         self.assertNotIn('id', sent['reservations'][0])
+        # The filters see the hosts chosen for it, and those are the hosts
+        # the lease then holds.
+        candidates = sent['reservations'][0]['allocations']
+        self.assertEqual(['h1', 'h2'], sorted(
+            a['hypervisor_hostname'] for a in candidates))
+        self.assertEqual({'rack': 'r-h1'}, candidates[0]['extra'])
+        self.assertEqual(2, len(self.allocated_hosts(lease['id'])))
+
+    def test_create_candidates_respect_properties_and_busy_hosts(self):
+        self.create(reservations=[host_reservation(
+            resource_properties='["==", "$rack", "r-h1"]')])
+        self.create(name='second', reservations=[host_reservation(max=2)])
+        sent = self.service.calls[-1]['body']['lease']
+        self.assertEqual(['h2', 'h3'], sorted(
+            a['hypervisor_hostname']
+            for a in sent['reservations'][0]['allocations']))
 
     def test_rejected_create_is_403_with_message_and_lease_in_error(self):
         headers = fixtures.user_headers(project='small')
@@ -84,6 +100,12 @@ class EnforcedLeaseTest(base_leases.LeaseTestCase):
         self.assertEqual('/v1/check-update', update['path'])
         self.assertNotEqual(update['body']['current_lease']['end_time'],
                             update['body']['lease']['end_time'])
+        # The requested state carries the hosts it would hold.
+        self.assertEqual(
+            [a['hypervisor_hostname'] for a in update['body'][
+                'current_lease']['reservations'][0]['allocations']],
+            [a['hypervisor_hostname'] for a in update['body'][
+                'lease']['reservations'][0]['allocations']])
         # The current state carries the resources the lease holds.
         [held] = update['body']['current_lease']['reservations'][0][
             'allocations']
@@ -136,6 +158,10 @@ class EnforcedLeaseTest(base_leases.LeaseTestCase):
         resp = self.request('DELETE', '/v1/leases/%s' % lease['id'])
         self.assertEqual(204, resp.status, resp.text)
         self.assertEqual(['/v1/check-create', '/v1/on-end'], self.paths())
+        # What it held, read before the delete released it.
+        [held] = self.service.calls[-1]['body']['lease']['reservations'][0][
+            'allocations']
+        self.assertEqual('h1', held['hypervisor_hostname'])
 
     def test_end_not_blocked_when_service_down(self):
         lease = self.create(start='now', end=60)
