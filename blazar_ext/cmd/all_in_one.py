@@ -18,6 +18,7 @@ from blazar_ext.db.api.placement import resource_class
 from blazar_ext.db.api.placement import trait
 from blazar_ext.db import migration
 from blazar_ext.manager import service
+from blazar_ext.rpc import manager_client
 from blazar_ext.wsgi import server
 
 CONF = common.CONF
@@ -47,6 +48,10 @@ def main(argv: list[str] | None = None) -> int:
         step(admin)
     manager = service.ManagerService()
     manager.start()
+    if CONF.transport_url.startswith('fake:'):
+        # Nothing else can reach an in-memory transport: call the manager
+        # in this process directly.
+        manager_client.serve_locally(manager.endpoint)
     LOG.info('Embedded blazar_ext: database %s, transport %s, auth %s',
              CONF.database.connection, CONF.transport_url,
              CONF.api.auth_strategy)

@@ -15,6 +15,7 @@ from concurrent import futures
 from oslo_config import cfg
 import oslo_messaging as messaging
 
+from blazar_ext import context as blazar_context
 from blazar_ext import exceptions
 from blazar_ext import rpc
 
@@ -50,6 +51,8 @@ class ManagerClient:
             retry=CONF.api.rpc_retry)
 
     def _call(self, context, method: str, version: str = '1.0', **kwargs):
+        if _LOCAL_ENDPOINT is not None:
+            return _call_local(context, method, kwargs)
         client = self._client.prepare(version=version)
         call = self._pool.submit(client.call, context, method, **kwargs)
         try:
@@ -108,6 +111,30 @@ class ManagerClient:
 
 
 _CLIENT = None
+# The manager's endpoint when it runs in this very process (all-in-one).
+_LOCAL_ENDPOINT = None
+
+
+def serve_locally(endpoint) -> None:
+    """Call ``endpoint`` (the manager, in this process) directly.
+
+    For the embedded default on the fake:// transport, whose listener
+    polls every 50 ms: a direct call saves that wait on every write. The
+    manager still does every write; the context is copied as RPC would.
+    ``None`` goes back to RPC.
+    """
+    global _LOCAL_ENDPOINT
+    _LOCAL_ENDPOINT = endpoint
+
+
+def _call_local(context, method: str, kwargs: dict):
+    copied = blazar_context.RequestContext.from_dict(context.to_dict())
+    try:
+        return getattr(_LOCAL_ENDPOINT, method)(copied, **kwargs)
+    except messaging.ExpectedException as wrapped:
+        # The endpoint marks its domain errors for the RPC server, which
+        # unwraps them; do as it does.
+        raise wrapped.exc_info[1] from None
 
 
 def get_client() -> ManagerClient:
@@ -118,5 +145,6 @@ def get_client() -> ManagerClient:
 
 
 def reset_client() -> None:
-    global _CLIENT
+    global _CLIENT, _LOCAL_ENDPOINT
     _CLIENT = None
+    _LOCAL_ENDPOINT = None

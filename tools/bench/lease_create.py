@@ -143,7 +143,7 @@ def median_ms(samples: list) -> float:
 
 
 def run(hosts: int, per_host: int, leases: int, lists: int,
-        wal: bool = False) -> dict:
+        wal: bool = False, over_rpc: bool = False) -> dict:
     tmp = tempfile.mkdtemp(prefix='blazar-ext-bench-')
     restore = configure(os.path.join(tmp, 'bench.sqlite'), wal)
     t0 = time.perf_counter()
@@ -158,6 +158,9 @@ def run(hosts: int, per_host: int, leases: int, lists: int,
     manager_client.reset_client()
     manager = service.ManagerService()
     manager.start()
+    if not over_rpc:
+        # As blazar-ext-all-in-one does on fake://.
+        manager_client.serve_locally(manager.endpoint)
     try:
         app = api_app.build(CONF)
         start = base + datetime.timedelta(days=1, hours=2)
@@ -228,6 +231,10 @@ def main(argv=None) -> int:
     parser.add_argument('--lists', type=int, default=10)
     parser.add_argument('--scenario', choices=('small', 'large', 'both'),
                         default='both')
+    parser.add_argument('--rpc', action='store_true',
+                        help='API to manager over the fake:// transport '
+                             '(default: the direct in-process call the '
+                             'all-in-one makes)')
     parser.add_argument('--wal', action='store_true',
                         help='SQLite in WAL mode with synchronous=NORMAL '
                              '(default: SQLite defaults, fsync per commit)')
@@ -240,7 +247,8 @@ def main(argv=None) -> int:
         'manager ms', 'list ms'))
     for name in chosen:
         hosts, per_host = scenarios[name]
-        r = run(hosts, per_host, args.leases, args.lists, args.wal)
+        r = run(hosts, per_host, args.leases, args.lists, args.wal,
+                args.rpc)
         print('%-6s %7d %9d %8.1f %12.2f %10s %11.2f %12.1f' % (
             name, r['hosts'], r['existing_reservations'], r['load_s'],
             r['create_ms'],
