@@ -47,6 +47,9 @@ class HostsController(rest.RestController):
         policy.authorize(context, 'blazar:oshosts:post')
         values = validation.parse_json(pecan.request.body)
         validation.validate(schema.CREATE, values)
+        for field in schema.INTEGER_FIELDS:
+            if isinstance(values.get(field), str):
+                values[field] = int(values[field])
         host = manager_client.get_client().create_host(context, values)
         pecan.response.status = 201
         return {'host': views.host(host, _show_private(context))}

@@ -8,7 +8,11 @@ RESERVED_NAMES = ['id', 'name', 'hypervisor_hostname', 'vcpus', 'memory_mb',
                   'hypervisor_version', 'service_name', 'availability_zone',
                   'status', 'trust_id', 'reservable', 'disabled',
                   'created_at', 'updated_at']
-_NON_NEGATIVE_INT = {'type': 'integer', 'minimum': 0}
+# python-blazarclient sends every --extra value as a string: '16' is 16.
+_NON_NEGATIVE_INT = {'anyOf': [
+    {'type': 'integer', 'minimum': 0},
+    {'type': 'string', 'pattern': '^[0-9]{1,10}$'}]}
+INTEGER_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'hypervisor_version')
 _TEXT = {'type': 'string', 'maxLength': 255}
 
 CREATE = {

@@ -97,3 +97,26 @@ class TestBlazarClientLeases(base.APITestCase):
         self.openstack('lease', 'delete', lease_id)
         self.assertEqual(404, self.request(
             'GET', '/v1/leases/%s' % lease_id).status)
+
+    def test_host_create_with_sizes_as_extras(self):
+        # The client sends every --extra as a string; sizes still land in
+        # the host's columns and its resource provider's inventory.
+        self.openstack('host', 'create', '--extra', 'vcpus=16', '--extra',
+                       'memory_mb=65536', '--extra', 'local_gb=500',
+                       '--extra', 'gpu=true', 'node-1')
+        host = self.request('GET', '/v1/os-hosts/1').json()['host']
+        self.assertEqual((16, 65536, 500),
+                         (host['vcpus'], host['memory_mb'],
+                          host['local_gb']))
+        placement = {'OpenStack-API-Version': 'placement 1.39'}
+        [provider] = self.request(
+            'GET', '/placement/resource_providers?name=node-1',
+            headers=placement).json()['resource_providers']
+        inventories = self.request(
+            'GET', '/placement/resource_providers/%s/inventories'
+            % provider['uuid'], headers=placement).json()['inventories']
+        self.assertEqual(16, inventories['VCPU']['total'])
+        proc = self.openstack('host', 'create', '--extra', 'vcpus=many',
+                              'node-2', ok=False)
+        self.assertNotEqual(0, proc.returncode)
+        self.assertIn('vcpus', proc.stderr)
