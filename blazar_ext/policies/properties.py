@@ -1,9 +1,7 @@
 """Policies for resource properties (extra capabilities) discovery.
 
-Listing and showing are open to every authenticated user: discovery is for
-users. Private properties stay hidden from them (``get_private``), and new
-capabilities start private unless [DEFAULT] capability_default_visibility
-says otherwise, so nothing shows until an operator makes it public.
+Listing and showing default to admins, as the spec asks: operators open them
+to users in policy.yaml once sensitive capabilities are marked private.
 """
 
 from oslo_policy import policy
@@ -20,7 +18,7 @@ _DEPRECATED_REASON = (
 rules = [
     policy.DocumentedRuleDefault(
         name=POLICY_ROOT % 'list',
-        check_str=base.RULE_ANY,
+        check_str=base.RULE_ADMIN,
         description='List the properties of a resource type.',
         operations=[{'path': '/v1/{resource_type}/properties',
                      'method': 'GET'},
@@ -32,7 +30,7 @@ rules = [
             deprecated_since='2026.1')),
     policy.DocumentedRuleDefault(
         name=POLICY_ROOT % 'get',
-        check_str=base.RULE_ANY,
+        check_str=base.RULE_ADMIN,
         description='Show the values of one property.',
         operations=[{'path': '/v1/{resource_type}/properties/'
                              '{property_name}',

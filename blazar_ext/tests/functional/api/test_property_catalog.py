@@ -1,6 +1,10 @@
 """Discovery and the catalog as one product: properties carry the
 operators the metadefs catalog gives them, and a lease asks with them."""
 
+import os
+
+import yaml
+
 from blazar_ext.cmd import metadefs
 from blazar_ext import context
 from blazar_ext.tests import fixtures
@@ -26,10 +30,22 @@ class TestPropertyCatalog(test_leases.LeaseTestCase):
                                 {'private': False})
             self.assertEqual(204, resp.status, resp.text)
 
+    def _open_to_users(self) -> None:
+        """policy.yaml opening discovery to every user (admin by default,
+        as the spec says)."""
+        path = os.path.join(self.useFixture(
+            fixtures.fixtures.TempDir()).path, 'policy.yaml')
+        with open(path, 'w') as f:
+            yaml.safe_dump({'blazar:properties:list': '@',
+                            'blazar:properties:get': '@'}, f)
+        self.conf.set_override('policy_file', path, group='oslo_policy')
+        fixtures.policy.reset()
+
     def _by_name(self, items: list) -> dict:
         return {item['property']: item for item in items}
 
     def test_listing_carries_catalog_operators(self):
+        self._open_to_users()
         for headers, token in ((None, 'admin'),
                                (fixtures.user_headers(), None)):
             resp = self.request('GET', HOST_PROPS, headers=headers,
@@ -59,6 +75,7 @@ class TestPropertyCatalog(test_leases.LeaseTestCase):
         resp = self.request('GET', HOST_PROPS)
         self.assertEqual(['<in>'],
                          self._by_name(resp.json())['label']['operators'])
+        self._open_to_users()
         resp = self.request('GET', HOST_PROPS, token=None,
                             headers=fixtures.user_headers())
         self.assertNotIn('operators', self._by_name(resp.json())['label'])
