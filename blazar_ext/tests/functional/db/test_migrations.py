@@ -131,6 +131,86 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
         migration.upgrade('head', self.engine)
         self._assert_normalized(legacy)
 
+    def test_upgrade_with_thousands_of_rows_keeps_every_row(self):
+        """From the first revision to head with every 0001 table full."""
+        migration.upgrade('0001', self.engine)
+        counts = self._insert_many(hosts=1000, capabilities_per_host=5)
+        migration.upgrade('head', self.engine)
+        tables = self._tables()
+        with self.engine.connect() as conn:
+            for table, expected in counts.items():
+                found = conn.execute(sa.select(sa.func.count()).select_from(
+                    tables[table])).scalar()
+                self.assertEqual(expected, found, table)
+            # Each allocation got its lease's window (revision 0005).
+            alloc = tables['computehost_allocations']
+            res = tables['reservations']
+            leases = tables['leases']
+            mismatched = conn.execute(
+                sa.select(sa.func.count()).select_from(
+                    alloc.join(res, res.c.id == alloc.c.reservation_id)
+                    .join(leases, leases.c.id == res.c.lease_id))
+                .where(sa.or_(alloc.c.start_date != leases.c.start_date,
+                              alloc.c.end_date != leases.c.end_date))
+            ).scalar()
+            self.assertEqual(0, mismatched)
+            # Every capability value points at one of the five names.
+            names = tables['extra_capabilities']
+            caps = tables['computehost_extra_capabilities']
+            self.assertEqual(5, conn.execute(sa.select(
+                sa.func.count()).select_from(names)).scalar())
+            self.assertEqual(counts['computehost_extra_capabilities'],
+                             conn.execute(sa.select(sa.func.count())
+                                          .select_from(caps.join(names)))
+                             .scalar())
+
+    def _insert_many(self, hosts: int, capabilities_per_host: int) -> dict:
+        """Bulk rows in every table of revision 0001; their counts."""
+        tables = self._tables()
+        start = datetime.datetime(2030, 1, 1)
+        rows = {name: [] for name in (
+            'computehosts', 'computehost_extra_capabilities', 'leases',
+            'reservations', 'computehost_reservations',
+            'computehost_allocations', 'events')}
+        for i in range(1, hosts + 1):
+            rows['computehosts'].append({
+                'id': i, 'vcpus': 8, 'cpu_info': '{}',
+                'hypervisor_type': 'QEMU', 'hypervisor_version': 1,
+                'hypervisor_hostname': 'host-%05d' % i, 'memory_mb': 4096,
+                'local_gb': 100})
+            for c in range(capabilities_per_host):
+                rows['computehost_extra_capabilities'].append({
+                    'id': 'cap-%d-%d' % (i, c), 'computehost_id': i,
+                    'capability_name': 'cap%d' % c,
+                    'capability_value': str(i * c)})
+            lease_id, res_id = 'lease-%d' % i, 'res-%d' % i
+            begin = start + datetime.timedelta(hours=i)
+            rows['leases'].append({
+                'id': lease_id, 'name': lease_id, 'project_id': 'p',
+                'user_id': 'u', 'start_date': begin,
+                'end_date': begin + datetime.timedelta(hours=2),
+                'status': 'PENDING'})
+            rows['reservations'].append({
+                'id': res_id, 'lease_id': lease_id,
+                'resource_type': 'physical:host', 'status': 'pending'})
+            rows['computehost_reservations'].append({
+                'id': 'chr-%d' % i, 'reservation_id': res_id,
+                'count_range': '1-2', 'resource_properties': '',
+                'hypervisor_properties': ''})
+            for h in (i, i % hosts + 1):
+                rows['computehost_allocations'].append({
+                    'id': 'alloc-%d-%d' % (i, h), 'compute_host_id': h,
+                    'reservation_id': res_id})
+            for event in ('start_lease', 'before_end_lease', 'end_lease'):
+                rows['events'].append({
+                    'id': '%s-%s' % (event, i), 'lease_id': lease_id,
+                    'event_type': event, 'time': begin,
+                    'status': 'UNDONE'})
+        with self.engine.begin() as conn:
+            for name, values in rows.items():
+                conn.execute(tables[name].insert(), values)
+        return {name: len(values) for name, values in rows.items()}
+
     def test_normalization_keeps_names_differing_in_case(self):
         migration.upgrade('0001', self.engine)
         tables = self._tables()
