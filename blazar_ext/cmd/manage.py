@@ -17,6 +17,7 @@ CONF = conf.CONF
 
 # category name -> module providing add_parsers(subparsers)
 CATEGORIES = {
+    'hosts': 'blazar_ext.cmd.hosts',
     'metadefs': 'blazar_ext.cmd.metadefs',
     'traits': 'blazar_ext.cmd.traits',
 }

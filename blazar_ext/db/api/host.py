@@ -134,6 +134,20 @@ def _link_provider(context, session, host) -> None:
     session.flush()
 
 
+def link_missing_providers(context) -> list:
+    """Link every host without a resource provider; their names."""
+    linked = []
+    with db_session.writer.using(context) as session:
+        hosts = session.scalars(
+            sa.select(models.ComputeHost)
+            .where(models.ComputeHost.resource_provider_id.is_(None))
+            .order_by(models.ComputeHost.id)).all()
+        for host in hosts:
+            _link_provider(context, session, host)
+            linked.append(host.hypervisor_hostname)
+    return linked
+
+
 def provider_of(context, host_id) -> str | None:
     """The uuid of the host's resource provider, None if it has none."""
     with db_session.reader.using(context) as session:
