@@ -180,11 +180,10 @@ class _HostPropertiesMixin:
         self.engine = db_session.get_engine()
         backend = provision.Backend(self.engine.name, self.engine.url)
         self.addCleanup(backend.drop_all_objects, self.engine)
-        # Only the host tables: this test is about queries, and the full
-        # migration history is tested in test_migrations.
-        models.ComputeHost.metadata.create_all(self.engine, tables=[
-            models.ComputeHost.__table__, models.ExtraCapability.__table__,
-            models.ComputeHostExtraCapability.__table__])
+        # From the models: this test is about queries, and the migration
+        # history is tested in test_migrations. Every table, as registering
+        # a host creates its resource provider.
+        models.ComputeHost.metadata.create_all(self.engine)
         self.context = blazar_context.get_admin_context()
         for name, (columns, capabilities) in HOSTS.items():
             values = {'hypervisor_hostname': name, 'cpu_info': '{}',
