@@ -1,0 +1,53 @@
+"""Serve Keystone's public WSGI application with cheroot.
+
+Run it with the Python of the Keystone virtualenv (tools/keystone/
+setup-venv.sh), after keystone-manage has set up the database and keys:
+
+    .keystone-venv/bin/python tools/keystone/serve.py \
+        --config-file /path/keystone.conf --port 5000
+
+The API answers at http://HOST:PORT/v3. For tests and local trials only:
+one process, a few threads, no TLS.
+"""
+
+import argparse
+import os
+import signal
+import sys
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--config-file', required=True)
+    parser.add_argument('--host', default='127.0.0.1')
+    parser.add_argument('--port', type=int, required=True)
+    parser.add_argument('--threads', type=int, default=8)
+    args = parser.parse_args()
+
+    # Keystone reads its configuration location from the environment.
+    path = os.path.abspath(args.config_file)
+    os.environ['OS_KEYSTONE_CONFIG_DIR'] = os.path.dirname(path)
+    os.environ['OS_KEYSTONE_CONFIG_FILES'] = os.path.basename(path)
+    # ... and parses the command line itself: leave it only the name.
+    sys.argv = sys.argv[:1]
+
+    from cheroot import wsgi
+    from keystone.server import wsgi as keystone_wsgi
+
+    application = keystone_wsgi.initialize_public_application()
+    server = wsgi.Server((args.host, args.port), application,
+                         numthreads=args.threads)
+
+    def stop(signum, frame):
+        server.stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print('Keystone listening on http://%s:%d/v3' % (args.host, args.port),
+          flush=True)
+    server.safe_start()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
