@@ -107,9 +107,24 @@ def _get_model(session, lease_id: str, lock: bool = False):
     return lease
 
 
+def _one_snapshot(session) -> None:
+    """Make the reads that follow see one snapshot of the database.
+
+    A lease is read in several queries. PostgreSQL's default READ
+    COMMITTED gives each query a snapshot of its own, so a lease deleted
+    in between came back without its reservations (a 400 for an update
+    racing a delete instead of a 404). MySQL's REPEATABLE READ already
+    reads one snapshot; SQLite serializes.
+    """
+    if session.bind.dialect.name == 'postgresql':
+        session.connection(
+            execution_options={'isolation_level': 'REPEATABLE READ'})
+
+
 def lease_get(context, lease_id: str) -> dict:
     """One lease with its reservations and events; LeaseNotFound."""
     with db_session.reader.using(context) as session:
+        _one_snapshot(session)
         return _to_dicts(session, [_get_model(session, lease_id)])[0]
 
 
@@ -120,6 +135,7 @@ def lease_list(context, project_id: str | None = None) -> list:
     if project_id is not None:
         query = query.where(models.Lease.project_id == project_id)
     with db_session.reader.using(context) as session:
+        _one_snapshot(session)
         return _to_dicts(session, list(session.scalars(query)))
 
 

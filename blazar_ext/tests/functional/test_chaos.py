@@ -1,0 +1,78 @@
+"""Faults and contention that CI time allows; tools/chaos/ has the long
+versions (hundreds of requests, killed managers, failing services).
+"""
+
+import datetime
+from unittest import mock
+
+from oslo_db.sqlalchemy import provision
+from oslo_db.sqlalchemy import test_fixtures
+from oslotest import base
+
+from blazar_ext import context as blazar_context
+from blazar_ext.db.api import lease as lease_api
+from blazar_ext.db import models  # noqa: F401 (registers every table)
+from blazar_ext.db.models import base as models_base
+from blazar_ext.db import session as db_session
+
+
+class _PostgreSQLFixture(test_fixtures.OpportunisticDbFixture):
+    """A PostgreSQL database for the service's own enginefacade."""
+
+    DRIVER = 'postgresql'
+
+    def get_enginefacade(self):
+        return db_session.context_manager
+
+
+class TestLeaseReadIsOneSnapshot(test_fixtures.OpportunisticDBTestMixin,
+                                 base.BaseTestCase):
+    """A lease deleted while it is being read is read whole or not at all.
+
+    Under READ COMMITTED each query sees what committed before it: the
+    lease row, then no reservations. An update racing a delete then failed
+    validation with a 400 instead of a 404 (tools/chaos/ha_leases.py).
+    """
+
+    FIXTURE = _PostgreSQLFixture
+
+    def setUp(self):
+        super().setUp()
+        engine = db_session.get_engine()
+        backend = provision.Backend(engine.name, engine.url)
+        self.addCleanup(backend.drop_all_objects, engine)
+        models_base.BASE.metadata.create_all(engine)
+
+    def test_delete_between_the_queries_of_a_read(self):
+        context = blazar_context.get_admin_context()
+        start = datetime.datetime(2030, 1, 1, 0, 0)
+        lease = lease_api.lease_create(
+            context,
+            {'id': 'lease-1', 'name': 'l1', 'start_date': start,
+             'end_date': start + datetime.timedelta(hours=1),
+             'status': 'PENDING'},
+            [{'resource_type': 'physical:host', 'min': 1, 'max': 1}],
+            [{'event_type': 'start_lease', 'time': start}],
+            lambda *args: None)
+        self.assertEqual(1, len(lease['reservations']))
+
+        real = lease_api._to_dicts
+        deleting = []
+
+        def delete_then_read(session, leases):
+            # The lease row is read; another transaction deletes it all
+            # and commits before its reservations are read. (The delete
+            # reads the lease through _to_dicts too.)
+            if not deleting:
+                deleting.append(True)
+                lease_api.lease_delete(blazar_context.get_admin_context(),
+                                       'lease-1')
+            return real(session, leases)
+
+        with mock.patch.object(lease_api, '_to_dicts', delete_then_read):
+            seen = lease_api.lease_get(context, 'lease-1')
+        self.assertEqual([lease['reservations'][0]['id']],
+                         [r['id'] for r in seen['reservations']])
+        self.assertEqual(1, seen['reservations'][0]['min'])
+        self.assertEqual(['start_lease'],
+                         [e['event_type'] for e in seen['events']])
