@@ -1,0 +1,368 @@
+"""Shared pieces of the chaos scripts: a deployment of real processes,
+a lease load generator, and the checks that count what was lost.
+
+Each script prints what it threw and what was lost and exits 1 when
+anything was lost (0 when nothing, 2 when a service it needs is absent).
+"""
+
+import collections
+import datetime
+import os
+import random
+import sys
+import threading
+import time
+import uuid
+
+import fixtures
+import requests
+import sqlalchemy as sa
+
+from blazar_ext.tests.functional import services
+
+ADMIN = {'X-Auth-Token': 'admin'}
+FMT = '%Y-%m-%d %H:%M'
+# Statuses a lease only passes through: none may remain once the dust
+# settles.
+TRANSITIONAL = ('CREATING', 'STARTING', 'UPDATING', 'TERMINATING',
+                'DELETING')
+# What a client may be answered under contention (issue 9).
+ACCEPTABLE = {200, 201, 202, 204, 403, 404, 409}
+
+
+def date(minutes: float, now: datetime.datetime | None = None) -> str:
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    return (now + datetime.timedelta(minutes=minutes)).strftime(FMT)
+
+
+def host_spec(low: int = 1, high: int = 1) -> dict:
+    return {'resource_type': 'physical:host', 'min': low, 'max': high,
+            'hypervisor_properties': '', 'resource_properties': ''}
+
+
+def skip_reason(backend: str, transport_url: str | None = None
+                ) -> str | None:
+    broker = transport_url or services.TRANSPORT_URL
+    for reason in (services.rabbitmq_unavailable(broker),
+                   services.database_unavailable(backend)):
+        if reason:
+            return reason
+    return None
+
+
+class Deployment(fixtures.Fixture):
+    """``apis`` blazar-ext-api and ``managers`` blazar-ext-manager
+    processes on a fresh database, sharing a private RPC topic.
+
+    Like services.Deployment, plus: several APIs, extra configuration
+    text, and a transport URL or database URL of the caller's choosing
+    (a private RabbitMQ or MariaDB).
+    """
+
+    def __init__(self, backend: str, managers: int = 2, apis: int = 2,
+                 extra_config: str = '', transport_url: str | None = None,
+                 database_url: str | None = None, rpc_timeout: int = 30,
+                 timeout: float = 60.0):
+        super().__init__()
+        self.backend = backend
+        self.manager_count = managers
+        self.api_count = apis
+        self.extra_config = extra_config
+        self.transport_url = transport_url or services.TRANSPORT_URL
+        self.database_url = database_url
+        self.rpc_timeout = rpc_timeout
+        self.timeout = timeout
+
+    def _setUp(self):
+        self.dir = self.useFixture(fixtures.TempDir()).path
+        if self.database_url is None:
+            self.database_url = self.useFixture(
+                services.Database(self.backend)).url
+        self.topic = 'blazar_ext_chaos_%s' % uuid.uuid4().hex[:12]
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith('OS_')}
+        self.config_file = self._write('blazar-ext.conf', (
+            '[DEFAULT]\ntransport_url = %s\nstate_path = %s\n'
+            'debug = false\n'
+            '[manager]\ntopic = %s\nrpc_timeout = %d\n'
+            '[database]\nconnection = %s\n'
+            '[api]\nhost = 127.0.0.1\nauth_strategy = noauth\n'
+            '[oslo_messaging_rabbit]\nrabbit_transient_queues_ttl = 60\n'
+            % (self.transport_url, self.dir, self.topic, self.rpc_timeout,
+               self.database_url)) + self.extra_config)
+        result = services.run([services.script('blazar-ext-db-manage'),
+                               '--config-file', self.config_file,
+                               'upgrade'], env=self.env)
+        if result.returncode != 0:
+            raise RuntimeError('db upgrade failed:\n%s%s'
+                               % (result.stdout, result.stderr))
+        hosts = ['manager-%d' % n for n in range(1, self.manager_count + 1)]
+        self.addCleanup(self._delete_queues, hosts)
+        self.managers = [self.start_manager(h) for h in hosts]
+        self.apis = []
+        self.endpoints = []
+        for n in range(1, self.api_count + 1):
+            port = services.free_port()
+            own = self._write('api-%d.conf' % n, '[api]\nport = %d\n' % port)
+            self.apis.append(self.useFixture(services.ServiceProcess(
+                'api-%d' % n, [services.script('blazar-ext-api'),
+                               '--config-file', self.config_file,
+                               '--config-file', own],
+                self.dir, env=self.env)))
+            self.endpoints.append('http://127.0.0.1:%d' % port)
+        self.addCleanup(self.terminate_all)
+        self.wait_managers()
+        for api, endpoint in zip(self.apis, self.endpoints):
+            services.wait_for(lambda: services.http_answers(endpoint + '/'),
+                              self.timeout, api.name, processes=[api])
+        self.engine = sa.create_engine(self.database_url,
+                                       poolclass=sa.pool.NullPool)
+        self.addCleanup(self.engine.dispose)
+
+    def _write(self, name: str, text: str) -> str:
+        path = os.path.join(self.dir, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def _delete_queues(self, hosts) -> None:
+        try:
+            services.delete_queues(
+                [self.topic] + ['%s.%s' % (self.topic, h) for h in hosts],
+                self.transport_url)
+        except Exception:
+            pass  # A private broker may be gone already.
+
+    def start_manager(self, host: str) -> services.ServiceProcess:
+        """Start (or start again) the manager named ``host``."""
+        own = self._write('%s.conf' % host, '[DEFAULT]\nhost = %s\n' % host)
+        process = services.ServiceProcess(
+            host, [services.script('blazar-ext-manager'),
+                   '--config-file', self.config_file, '--config-file', own],
+            self.dir, env=self.env)
+        return self.useFixture(process)
+
+    def wait_managers(self, count: int | None = None) -> None:
+        count = len(self.managers) if count is None else count
+        services.wait_for(
+            lambda: services.rpc_consumers(self.topic,
+                                           self.transport_url) >= count,
+            self.timeout, 'managers on %s' % self.topic,
+            processes=[m for m in self.managers if m.running()])
+
+    def terminate_all(self) -> None:
+        for process in self.apis + self.managers:
+            process.terminate()
+
+    def query(self, sql: str, **params) -> list:
+        with self.engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(sa.text(sql), params)]
+
+
+class Load:
+    """Concurrent lease creates, updates and deletes from many threads,
+    spread over several API endpoints; every answer is recorded."""
+
+    def __init__(self, endpoints: list, seed: int = 0,
+                 request_timeout: float = 120.0):
+        self.endpoints = endpoints
+        self.random = random.Random(seed)
+        self.request_timeout = request_timeout
+        self.lock = threading.Lock()
+        self.statuses = collections.Counter()  # (method, status)
+        self.bad = []  # (method, path, status or exception, body)
+        self.latencies = collections.defaultdict(list)
+        self.created = set()  # lease ids answered 201
+        self.deleted = set()  # lease ids answered 204
+        self.local = threading.local()
+
+    def _session(self) -> requests.Session:
+        if not hasattr(self.local, 'session'):
+            self.local.session = requests.Session()
+            self.local.session.headers.update(ADMIN)
+        return self.local.session
+
+    def request(self, method: str, path: str, body=None,
+                endpoint: str | None = None):
+        """(status or None, json or None); records the outcome."""
+        endpoint = endpoint or self.random.choice(self.endpoints)
+        started = time.monotonic()
+        try:
+            resp = self._session().request(
+                method, endpoint + path, json=body,
+                timeout=self.request_timeout)
+        except requests.RequestException as exc:
+            with self.lock:
+                self.statuses[(method, 'no answer')] += 1
+                self.bad.append((method, path, repr(exc), None))
+            return None, None
+        elapsed = time.monotonic() - started
+        try:
+            data = resp.json() if resp.content else None
+        except ValueError:
+            data = None
+        with self.lock:
+            self.statuses[(method, resp.status_code)] += 1
+            self.latencies[method].append(elapsed)
+            if resp.status_code not in ACCEPTABLE:
+                self.bad.append((method, path, resp.status_code,
+                                 resp.text[:300]))
+        return resp.status_code, data
+
+    def create(self, name: str, start: str, end: str, low: int = 1,
+               high: int = 1, endpoint: str | None = None):
+        status, data = self.request(
+            'POST', '/v1/leases',
+            {'name': name, 'start_date': start, 'end_date': end,
+             'reservations': [host_spec(low, high)], 'events': []},
+            endpoint)
+        if status == 201:
+            with self.lock:
+                self.created.add(data['lease']['id'])
+            return data['lease']
+        return None
+
+    def update(self, lease_id: str, body: dict):
+        return self.request('PUT', '/v1/leases/%s' % lease_id, body)
+
+    def delete(self, lease_id: str):
+        status, _ = self.request('DELETE', '/v1/leases/%s' % lease_id)
+        if status == 204:
+            with self.lock:
+                self.deleted.add(lease_id)
+        return status
+
+    def summary(self) -> str:
+        lines = []
+        for method in ('POST', 'PUT', 'DELETE', 'GET'):
+            counts = {s: n for (m, s), n in self.statuses.items()
+                      if m == method}
+            if not counts:
+                continue
+            lat = sorted(self.latencies[method]) or [0]
+            lines.append('  %-6s %5d  %s  latency p50 %.2fs p99 %.2fs '
+                         'max %.2fs' % (
+                             method, sum(counts.values()),
+                             ' '.join('%s:%d' % kv for kv in sorted(
+                                 counts.items(), key=str)),
+                             lat[len(lat) // 2],
+                             lat[min(len(lat) - 1, int(len(lat) * .99))],
+                             lat[-1]))
+        return '\n'.join(lines)
+
+
+def run_threads(count: int, target, *args) -> None:
+    threads = [threading.Thread(target=target, args=(n,) + args,
+                                daemon=True) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+# Checks: each returns a list of sentences, one per thing lost.
+
+def overlapping_allocations(deployment: Deployment) -> list:
+    """Two allocations of one host whose windows overlap (live leases)."""
+    rows = deployment.query(
+        'SELECT a.compute_host_id, a.reservation_id, a.start_date, '
+        'a.end_date, l.id, l.status FROM computehost_allocations a '
+        'JOIN reservations r ON r.id = a.reservation_id '
+        'JOIN leases l ON l.id = r.lease_id '
+        'ORDER BY a.compute_host_id, a.start_date')
+    lost = []
+    by_host = collections.defaultdict(list)
+    for row in rows:
+        by_host[row[0]].append(row)
+    for host, allocs in by_host.items():
+        for i, a in enumerate(allocs):
+            for b in allocs[i + 1:]:
+                if a[2] < b[3] and b[2] < a[3]:
+                    lost.append('host %s booked twice: lease %s (%s) %s-%s '
+                                'and lease %s (%s) %s-%s' % (
+                                    host, a[4], a[5], a[2], a[3], b[4],
+                                    b[5], b[2], b[3]))
+    # The same check in SQL, as an operator would run it.
+    sql = deployment.query(
+        'SELECT COUNT(*) FROM computehost_allocations a '
+        'JOIN computehost_allocations b ON a.compute_host_id = '
+        'b.compute_host_id AND a.id < b.id AND a.start_date < b.end_date '
+        'AND b.start_date < a.end_date')[0][0]
+    if sql and not lost:
+        lost.append('%d overlapping allocation pairs (SQL)' % sql)
+    return lost
+
+
+def transitional_leases(deployment: Deployment) -> list:
+    rows = deployment.query(
+        'SELECT id, status FROM leases WHERE status IN (%s)'
+        % ', '.join("'%s'" % s for s in TRANSITIONAL))
+    return ['lease %s stuck in %s' % row for row in rows]
+
+
+def half_made_leases(deployment: Deployment) -> list:
+    """Live leases whose host reservations hold fewer than min or more
+    than max hosts, or that have no reservation or not three events."""
+    lost = []
+    rows = deployment.query(
+        'SELECT l.id, l.status, r.id, c.count_range, '
+        '(SELECT COUNT(*) FROM computehost_allocations a '
+        ' WHERE a.reservation_id = r.id) '
+        'FROM leases l LEFT JOIN reservations r ON r.lease_id = l.id '
+        'LEFT JOIN computehost_reservations c ON c.reservation_id = r.id')
+    for lease_id, status, res_id, count_range, held in rows:
+        if res_id is None:
+            lost.append('lease %s (%s) has no reservation'
+                        % (lease_id, status))
+            continue
+        if status in ('PENDING', 'ACTIVE') and count_range:
+            low, high = (int(v) for v in count_range.split('-'))
+            if not low <= held <= high:
+                lost.append('lease %s (%s) holds %d hosts, wants %s'
+                            % (lease_id, status, held, count_range))
+        if status in ('TERMINATED', 'ERROR') and held:
+            lost.append('lease %s (%s) still holds %d hosts'
+                        % (lease_id, status, held))
+    for lease_id, events in deployment.query(
+            'SELECT l.id, (SELECT COUNT(*) FROM events e '
+            'WHERE e.lease_id = l.id) FROM leases l '
+            "WHERE l.status <> 'ERROR'"):
+        if events != 3:
+            lost.append('lease %s has %d events, not 3' % (lease_id, events))
+    return lost
+
+
+def lease_accounting(deployment: Deployment, load: Load) -> list:
+    """Leases answered 201 and not deleted exist; deleted ones are gone;
+    none exists that no client was told about."""
+    in_db = {row[0] for row in deployment.query('SELECT id FROM leases')}
+    lost = []
+    for lease_id in sorted((load.created - load.deleted) - in_db):
+        lost.append('lease %s answered 201 is missing' % lease_id)
+    for lease_id in sorted(load.deleted & in_db):
+        lost.append('lease %s answered 204 to DELETE still exists'
+                    % lease_id)
+    for lease_id in sorted(in_db - load.created):
+        lost.append('lease %s exists but no client got a 201 for it'
+                    % lease_id)
+    return lost
+
+
+def bad_answers(load: Load, limit: int = 20) -> list:
+    return ['%s %s -> %s %s' % item for item in load.bad[:limit]] + (
+        ['... and %d more' % (len(load.bad) - limit)]
+        if len(load.bad) > limit else [])
+
+
+def report(title: str, thrown: list, lost: list) -> int:
+    """Print the outcome; the exit status for the script."""
+    print('=' * 72)
+    print(title)
+    print('thrown:')
+    for line in thrown:
+        print('  ' + line.strip('\n'))
+    print('lost: %s' % ('nothing' if not lost else len(lost)))
+    for line in lost:
+        print('  LOST ' + line)
+    sys.stdout.flush()
+    return 1 if lost else 0
