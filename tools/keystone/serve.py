@@ -18,16 +18,19 @@ import sys
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--config-file', required=True)
+    parser.add_argument('--config-file', action='append', required=True,
+                        help='May be given more than once; later files '
+                             'override earlier ones.')
     parser.add_argument('--host', default='127.0.0.1')
     parser.add_argument('--port', type=int, required=True)
     parser.add_argument('--threads', type=int, default=8)
     args = parser.parse_args()
 
-    # Keystone reads its configuration location from the environment.
-    path = os.path.abspath(args.config_file)
-    os.environ['OS_KEYSTONE_CONFIG_DIR'] = os.path.dirname(path)
-    os.environ['OS_KEYSTONE_CONFIG_FILES'] = os.path.basename(path)
+    # Keystone reads its configuration files from the environment
+    # (absolute paths, ';'-separated, when no directory is given).
+    os.environ.pop('OS_KEYSTONE_CONFIG_DIR', None)
+    os.environ['OS_KEYSTONE_CONFIG_FILES'] = ';'.join(
+        os.path.abspath(path) for path in args.config_file)
     # ... and parses the command line itself: leave it only the name.
     sys.argv = sys.argv[:1]
 
