@@ -130,11 +130,11 @@ class Keystone(fixtures.Fixture):
         else:
             scope = {'project': {'name': project,
                                  'domain': {'name': domain}}}
+        identity = {'methods': ['password'], 'password': {'user': {
+            'name': user, 'domain': {'name': domain},
+            'password': password}}}
         resp = requests.post((url or self.url) + '/auth/tokens', json={
-            'auth': {'identity': {'methods': ['password'], 'password': {
-                'user': {'name': user, 'domain': {'name': domain},
-                         'password': password}}},
-                'scope': scope}}, timeout=30)
+            'auth': {'identity': identity, 'scope': scope}}, timeout=30)
         if resp.status_code != 201:
             raise RuntimeError('Keystone refused a token to %s: %s %s'
                                % (user, resp.status_code, resp.text))
