@@ -6,6 +6,7 @@ JSON body's "message" shown to the user; anything else, a timeout or a
 connection error denies unless [enforcement_external] allow_on_error.
 """
 
+from concurrent import futures
 import json
 
 from oslo_log import log as logging
@@ -22,6 +23,8 @@ UNAVAILABLE_DENY = ('The usage enforcement service is unavailable, so the '
                     'request cannot be approved. Try again later.')
 # A 403 message is shown to the user; keep a runaway body out of the API.
 MAX_MESSAGE_LENGTH = 1024
+# Calls in flight at once, as many as pooled connections.
+MAX_CALLS = 16
 
 
 class ExternalServiceError(Exception):
@@ -48,9 +51,16 @@ class ExternalServiceFilter(base.BaseFilter):
         # One pooled HTTP session: connections to the service are reused
         # across requests and manager threads.
         self._http = requests.Session()
-        pool = adapters.HTTPAdapter(pool_connections=1, pool_maxsize=16)
+        pool = adapters.HTTPAdapter(pool_connections=1,
+                                    pool_maxsize=MAX_CALLS)
         self._http.mount('http://', pool)
         self._http.mount('https://', pool)
+        # requests' timeout bounds each socket read, not the answer: a
+        # service trickling its answer a byte at a time would hold the
+        # lease call for as long as it likes. Calls run here and are given
+        # up on once the timeout has passed, whatever the socket does.
+        self._calls = futures.ThreadPoolExecutor(
+            MAX_CALLS, thread_name_prefix='enforcement-external')
 
     @property
     def active(self) -> bool:
@@ -69,11 +79,16 @@ class ExternalServiceFilter(base.BaseFilter):
     def _post(self, path: str, body: dict) -> None:
         """Return if allowed; raise EnforcementRejected or the error."""
         url = '%s/%s' % (self.base_url, path)
+        call = None
         try:
-            resp = self._http.post(url, data=json.dumps(body),
-                                   headers=self._headers(),
-                                   timeout=self.timeout)
-        except requests.Timeout as exc:
+            call = self._calls.submit(self._http.post, url,
+                                      data=json.dumps(body),
+                                      headers=self._headers(),
+                                      timeout=self.timeout)
+            resp = call.result(timeout=self.timeout)
+        except (requests.Timeout, futures.TimeoutError) as exc:
+            if call is not None:
+                call.cancel()  # if it is still waiting for a free worker
             raise ExternalServiceError(
                 'no answer from %s within %ss' % (url, self.timeout)
             ) from exc

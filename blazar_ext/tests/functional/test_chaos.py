@@ -3,6 +3,8 @@ versions (hundreds of requests, killed managers, failing services).
 """
 
 import datetime
+import socket
+import threading
 from unittest import mock
 
 from oslo_db.sqlalchemy import provision
@@ -14,6 +16,10 @@ from blazar_ext.db.api import lease as lease_api
 from blazar_ext.db import models  # noqa: F401 (registers every table)
 from blazar_ext.db.models import base as models_base
 from blazar_ext.db import session as db_session
+from blazar_ext.enforcement.filters import external_service
+from blazar_ext import exceptions
+from blazar_ext.tests.functional.enforcement import fixtures as efixtures
+from blazar_ext.tests.functional.enforcement import test_external_service
 
 
 class _PostgreSQLFixture(test_fixtures.OpportunisticDbFixture):
@@ -76,3 +82,47 @@ class TestLeaseReadIsOneSnapshot(test_fixtures.OpportunisticDBTestMixin,
         self.assertEqual(1, seen['reservations'][0]['min'])
         self.assertEqual(['start_lease'],
                          [e['event_type'] for e in seen['events']])
+
+
+class TestEnforcementServiceTrickling(
+        test_external_service.ExternalServiceTestBase):
+    """A service that answers a byte at a time, each byte well within
+    [enforcement_external] timeout, the whole answer far beyond it, is a
+    service that did not answer in time (tools/chaos/enforcement_faults.py
+    measured 16 s and 55 s calls with a 2 s timeout)."""
+
+    def setUp(self):
+        super().setUp()
+        self.stop = threading.Event()
+        self.addCleanup(self.stop.set)
+        self.sock = socket.socket()
+        self.addCleanup(self.sock.close)
+        self.sock.bind(('127.0.0.1', 0))
+        self.sock.listen(8)
+        threading.Thread(target=self._serve, daemon=True).start()
+        self.url = 'http://127.0.0.1:%d' % self.sock.getsockname()[1]
+
+    def _serve(self):
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            conn.recv(65536)
+            # An approval, eventually: 204 and a padding header.
+            answer = (b'HTTP/1.1 204 No Content\r\nX-Pad: ' + b'a' * 40 +
+                      b'\r\nContent-Length: 0\r\n\r\n')
+            for byte in answer:
+                if self.stop.wait(0.1):
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    def test_trickle_is_no_answer(self):
+        exc = self.assertRaises(
+            exceptions.EnforcementRejected,
+            self.chain(self.url, timeout=0.5).check_create,
+            {'user_id': 'u1', 'project_id': 'p1'}, efixtures.make_lease())
+        self.assertEqual(external_service.UNAVAILABLE_DENY, str(exc))
