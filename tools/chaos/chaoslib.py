@@ -175,6 +175,8 @@ class Load:
         self.created = set()  # lease ids answered 201
         self.deleted = set()  # lease ids answered 204
         self.local = threading.local()
+        # (monotonic start, method, status or None, seconds) per request.
+        self.log = []
 
     def _session(self) -> requests.Session:
         if not hasattr(self.local, 'session'):
@@ -193,6 +195,8 @@ class Load:
                 timeout=self.request_timeout)
         except requests.RequestException as exc:
             with self.lock:
+                self.log.append((started, method, None,
+                                 time.monotonic() - started))
                 self.statuses[(method, 'no answer')] += 1
                 self.bad.append((method, path, repr(exc), None))
             return None, None
@@ -202,6 +206,7 @@ class Load:
         except ValueError:
             data = None
         with self.lock:
+            self.log.append((started, method, resp.status_code, elapsed))
             self.statuses[(method, resp.status_code)] += 1
             self.latencies[method].append(elapsed)
             if resp.status_code not in ACCEPTABLE:
@@ -366,3 +371,65 @@ def report(title: str, thrown: list, lost: list) -> int:
         print('  LOST ' + line)
     sys.stdout.flush()
     return 1 if lost else 0
+
+
+class PrivateRabbitMQ(fixtures.Fixture):
+    """A RabbitMQ node of our own (never the shared one on 5672): its own
+    node name, ports, configuration and data in a temporary directory.
+
+    stop_app()/start_app() take the broker down and up under load;
+    cleanup halts the node.
+    """
+
+    def _setUp(self):
+        self.dir = self.useFixture(fixtures.TempDir()).path
+        self.port = services.free_port()
+        self.node = 'chaos%s@localhost' % uuid.uuid4().hex[:8]
+        files = {'rabbitmq.conf': 'listeners.tcp.local = 127.0.0.1:%d\n'
+                                  % self.port,
+                 'enabled_plugins': '[].\n',
+                 # Not /etc/rabbitmq/rabbitmq-env.conf: it names the
+                 # shared node.
+                 'rabbitmq-env.conf': 'NODENAME=%s\n'
+                                      'ERL_EPMD_ADDRESS=127.0.0.1\n'
+                                      % self.node}
+        for name, text in files.items():
+            with open(os.path.join(self.dir, name), 'w') as f:
+                f.write(text)
+        self.env = dict(
+            os.environ, RABBITMQ_NODENAME=self.node,
+            RABBITMQ_NODE_PORT=str(self.port),
+            RABBITMQ_DIST_PORT=str(services.free_port()),
+            RABBITMQ_MNESIA_BASE=os.path.join(self.dir, 'mnesia'),
+            RABBITMQ_LOG_BASE=os.path.join(self.dir, 'log'),
+            RABBITMQ_CONFIG_FILE=os.path.join(self.dir, 'rabbitmq.conf'),
+            RABBITMQ_ENABLED_PLUGINS_FILE=os.path.join(self.dir,
+                                                       'enabled_plugins'),
+            RABBITMQ_CONF_ENV_FILE=os.path.join(self.dir,
+                                                'rabbitmq-env.conf'),
+            RABBITMQ_PID_FILE=os.path.join(self.dir, 'pid'))
+        if os.geteuid() == 0:
+            # The packaged wrapper runs the node as the rabbitmq user.
+            services.run(['chown', '-R', 'rabbitmq:', self.dir])
+        result = services.run(['rabbitmq-server', '-detached'],
+                              env=self.env)
+        if result.returncode != 0:
+            raise RuntimeError('rabbitmq-server: %s%s'
+                               % (result.stdout, result.stderr))
+        self.addCleanup(self.ctl, 'stop')
+        self.ctl('await_startup', '--timeout', '60')
+        self.url = 'rabbit://guest:guest@127.0.0.1:%d/' % self.port
+
+    def ctl(self, *args: str) -> None:
+        """rabbitmqctl against this node only."""
+        result = services.run(['rabbitmqctl', '-n', self.node] + list(args),
+                              env=self.env, timeout=90)
+        if result.returncode != 0:
+            raise RuntimeError('rabbitmqctl %s: %s%s' % (
+                ' '.join(args), result.stdout, result.stderr))
+
+    def stop_app(self) -> None:
+        self.ctl('stop_app')
+
+    def start_app(self) -> None:
+        self.ctl('start_app')
