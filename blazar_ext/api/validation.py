@@ -17,6 +17,10 @@ def parse_json(body: bytes):
     except (ValueError, UnicodeDecodeError) as exc:
         raise exceptions.Invalid(
             reason='the request body is not valid JSON: %s' % exc)
+    except RecursionError:
+        # json gives up past the interpreter's recursion limit.
+        raise exceptions.Invalid(
+            reason='the request body is nested too deeply')
 
 
 def validate(schema: dict, data) -> None:
