@@ -48,6 +48,15 @@ class ErrorHook(pecan.hooks.PecanHook):
         return None
 
 
+def require_id(resource_id) -> None:
+    """PUT or DELETE on a collection (no id in the path) is a 405.
+
+    Without this Pecan calls the handler without its id argument.
+    """
+    if not resource_id:
+        pecan.abort(405, headers={'Allow': 'GET, POST'})
+
+
 def _allow_header(exc) -> dict:
     allow = exc.headers.get('Allow')
     return {'Allow': allow} if allow else {}
