@@ -45,7 +45,13 @@ class Router:
 
     @webob.dec.wsgify
     def __call__(self, req: webob.Request):
-        path = req.path_info
+        try:
+            path = req.path_info
+            # Decoded here once, so handlers never meet bad bytes.
+            req.GET
+        except UnicodeDecodeError:
+            return error(400, 'The request path or query string is not '
+                              'valid UTF-8.')
         allowed = []
         for route in self.routes:
             match = route.regex.match(path)

@@ -117,7 +117,13 @@ class PlacementApp:
                 self._synced = True
 
     def _route(self, req):
-        path = req.path_info or '/'
+        try:
+            path = req.path_info or '/'
+            # Decoded here once, so handlers never meet bad bytes.
+            req.GET
+        except UnicodeDecodeError:
+            raise wsgi_util.HTTPError(
+                400, 'The request path or query string is not valid UTF-8.')
         for pattern, methods in self.routes:
             match = pattern.match(path)
             if match is None:
