@@ -12,6 +12,7 @@ History:
 
 from concurrent import futures
 
+import kombu.exceptions
 from oslo_config import cfg
 import oslo_messaging as messaging
 
@@ -68,7 +69,10 @@ class ManagerClient:
                 reason='the manager did not answer in time; try again later')
         except (messaging.MessageDeliveryFailure,
                 messaging.MessagingServerError,
-                messaging.exceptions.InvalidTarget) as exc:
+                messaging.exceptions.InvalidTarget,
+                # A broker that goes away mid-call: the rabbit driver lets
+                # kombu's error through once [api] rpc_retry is spent.
+                kombu.exceptions.OperationalError) as exc:
             raise exceptions.ServiceUnavailable(
                 reason='the manager cannot be reached (%s)'
                        % type(exc).__name__)

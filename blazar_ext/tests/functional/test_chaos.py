@@ -7,6 +7,7 @@ import socket
 import threading
 from unittest import mock
 
+import kombu.exceptions
 from oslo_db.sqlalchemy import provision
 from oslo_db.sqlalchemy import test_fixtures
 from oslotest import base
@@ -18,6 +19,9 @@ from blazar_ext.db.models import base as models_base
 from blazar_ext.db import session as db_session
 from blazar_ext.enforcement.filters import external_service
 from blazar_ext import exceptions
+from blazar_ext import rpc
+from blazar_ext.rpc import manager_client
+from blazar_ext.tests import base as blazar_base
 from blazar_ext.tests.functional.enforcement import fixtures as efixtures
 from blazar_ext.tests.functional.enforcement import test_external_service
 
@@ -126,3 +130,23 @@ class TestEnforcementServiceTrickling(
             self.chain(self.url, timeout=0.5).check_create,
             {'user_id': 'u1', 'project_id': 'p1'}, efixtures.make_lease())
         self.assertEqual(external_service.UNAVAILABLE_DENY, str(exc))
+
+
+class TestBrokerGoneMidCall(blazar_base.TestCase):
+    """A broker stopped under load (tools/chaos/rabbitmq_outage.py): once
+    [api] rpc_retry is spent the rabbit driver raises kombu's
+    OperationalError, which must reach the client as a 503, not a 500."""
+
+    def test_kombu_error_is_service_unavailable(self):
+        rpc.init(self.conf)
+        self.addCleanup(rpc.cleanup)
+        client = manager_client.ManagerClient()
+        prepared = mock.Mock()
+        prepared.call.side_effect = kombu.exceptions.OperationalError(
+            '[Errno 111] Connection refused')
+        with mock.patch.object(client._client, 'prepare',
+                               return_value=prepared):
+            exc = self.assertRaises(
+                exceptions.ServiceUnavailable, client.create_lease,
+                blazar_context.get_admin_context(), {'name': 'l1'})
+        self.assertIn('OperationalError', str(exc))
