@@ -309,6 +309,19 @@ class TestAPISamples(base.APITestCase):
         self.assertTrue(on_disk)
         self.assertEqual(set(), on_disk - known)
 
+    def test_every_sample_is_in_the_api_ref(self):
+        source = os.path.dirname(os.path.normpath(SAMPLES))
+        text = ''.join(open(os.path.join(source, name)).read()
+                       for name in os.listdir(source)
+                       if name.endswith(('.inc', '.rst')))
+        missing = []
+        for root, _dirs, files in os.walk(SAMPLES):
+            for name in files:
+                rel = os.path.relpath(os.path.join(root, name), source)
+                if rel not in text:
+                    missing.append(rel)
+        self.assertEqual([], missing)
+
     def test_differences_ignore_only_volatile_keys(self):
         self.assertEqual([], differences(
             {'id': 'a', 'created_at': None, 'x': [1]},
