@@ -311,9 +311,11 @@ class TestAPISamples(base.APITestCase):
 
     def test_every_sample_is_in_the_api_ref(self):
         source = os.path.dirname(os.path.normpath(SAMPLES))
-        text = ''.join(open(os.path.join(source, name)).read()
-                       for name in os.listdir(source)
-                       if name.endswith(('.inc', '.rst')))
+        text = ''
+        for name in os.listdir(source):
+            if name.endswith(('.inc', '.rst')):
+                with open(os.path.join(source, name)) as f:
+                    text += f.read()
         missing = []
         for root, _dirs, files in os.walk(SAMPLES):
             for name in files:
