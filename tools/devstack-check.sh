@@ -344,7 +344,6 @@ get /v1/os-hosts | grep -q 'devstack-check-host' \
     || fail "the host created through the manager is not listed"
 echo "==== The API answered: versions, hosts (read and write via the manager), traits, metadefs"
 
-# shellcheck disable=SC2034
 set -- unstack
 # shellcheck source=devstack/plugin.sh
 source "$TOP/devstack/plugin.sh"
