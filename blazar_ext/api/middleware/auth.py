@@ -1,9 +1,14 @@
 """Authentication: keystonemiddleware or noauth, then the request context."""
 
 from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_serialization import jsonutils
+import webob
 
+from blazar_ext.api.middleware import faults
 from blazar_ext import context as blazar_context
 
+LOG = logging.getLogger(__name__)
 CONTEXT_KEY = 'blazar_ext.context'
 
 # Version documents answer without a token, as upstream services do.
@@ -58,6 +63,42 @@ class ContextMiddleware:
         return self.app(environ, start_response)
 
 
+class JsonAuthErrors:
+    """Errors of the authentication middleware itself leave as JSON.
+
+    keystonemiddleware answers 401 in JSON but 503 (Keystone unreachable)
+    as HTML, and lets some failures (no identity endpoint in the catalog)
+    escape as exceptions. Those get keystonemiddleware's own JSON shape,
+    ``{"error": {"code", "title", "message"}}``; responses of the API
+    families behind it are left as they are.
+    """
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        req = webob.Request(environ)
+        try:
+            resp = req.get_response(self.app)
+        except Exception:
+            LOG.exception('Authentication failed for %s %s', req.method,
+                          req.path)
+            resp = webob.Response(status=500)
+        if (resp.status_int >= 400 and CONTEXT_KEY not in environ
+                and not (resp.content_type or '').endswith('json')):
+            title = resp.status.split(' ', 1)[-1]
+            message = faults.message_for(resp.status_int)
+            if resp.status_int == 503:
+                message = ('The Keystone service is temporarily '
+                           'unavailable; try again later.')
+            resp.content_type = 'application/json'
+            resp.charset = 'UTF-8'
+            resp.body = jsonutils.dump_as_bytes({'error': {
+                'code': resp.status_int, 'title': title,
+                'message': message}})
+        return resp(environ, start_response)
+
+
 def wrap(app, conf: cfg.ConfigOpts):
     """Wrap ``app`` with the configured authentication and the context."""
     app = ContextMiddleware(app)
@@ -65,6 +106,6 @@ def wrap(app, conf: cfg.ConfigOpts):
         authenticated = NoAuth(app)
     else:
         from keystonemiddleware import auth_token
-        authenticated = auth_token.AuthProtocol(
-            app, {'oslo_config_config': conf})
+        authenticated = JsonAuthErrors(auth_token.AuthProtocol(
+            app, {'oslo_config_config': conf}))
     return SkipAuthForVersions(app, authenticated)
