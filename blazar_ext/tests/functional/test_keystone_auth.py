@@ -195,10 +195,12 @@ class Keystone(fixtures.Fixture):
 class BlazarExt(fixtures.Fixture):
     """blazar-ext-all-in-one with keystonemiddleware pointed at Keystone."""
 
-    def __init__(self, keystone: Keystone, extra: str = ''):
+    def __init__(self, keystone: Keystone, extra: str = '',
+                 keystone_url: str | None = None):
         super().__init__()
         self.keystone = keystone
         self.extra = extra
+        self.keystone_url = keystone_url or keystone.url
 
     def _setUp(self):
         self.dir = self.useFixture(fixtures.TempDir()).path
@@ -230,7 +232,7 @@ class BlazarExt(fixtures.Fixture):
                 'region_name = RegionOne\n'
                 '%(extra)s'
                 % {'dir': self.dir, 'port': port, 'policy': self.policy_file,
-                   'keystone': self.keystone.url,
+                   'keystone': self.keystone_url,
                    'password': SERVICE_PASSWORD, 'extra': self.extra})
         self.process = self.useFixture(services.ServiceProcess(
             'blazar-ext', [services.script('blazar-ext-all-in-one'),
@@ -307,8 +309,10 @@ class KeystoneAuthTest(testtools.TestCase):
         self.bob = self.keystone.token('bob', PASSWORD, 'beta')
         self.rita = self.keystone.token('rita', PASSWORD, 'alpha')
 
-    def start(self, extra: str = '') -> BlazarExt:
-        return self.useFixture(BlazarExt(self.keystone, extra))
+    def start(self, extra: str = '', keystone_url: str | None = None
+              ) -> BlazarExt:
+        return self.useFixture(BlazarExt(self.keystone, extra,
+                                         keystone_url))
 
     def assertStatus(self, status: int, resp: requests.Response):
         self.assertEqual(status, resp.status_code,
@@ -434,6 +438,20 @@ class KeystoneAuthTest(testtools.TestCase):
         self.assertUnauthorized(api, expired['id'])
         # The same user with a token in its lifetime gets through.
         self.assertStatus(200, api.request('GET', '/v1/leases', self.alice))
+
+    def test_keystone_unreachable_is_503_in_json(self):
+        nowhere = efixtures.closed_port_url() + '/v3'
+        api = self.start(keystone_url=nowhere)
+        for path, headers in (('/v1/leases', None),
+                              ('/placement/traits', PLACEMENT),
+                              ('/v2/metadefs/namespaces', None)):
+            resp = self.assertStatus(503, api.request(
+                'GET', path, self.alice, headers=headers))
+            self.assertEqual('application/json',
+                             resp.headers['Content-Type'].split(';')[0])
+            error = resp.json()['error']
+            self.assertEqual(503, error['code'])
+            self.assertIn('Keystone', error['message'])
 
     def test_exempted_project_given_by_name_at_domain(self):
         # The sample enforcement service lets nobody reserve a host.
