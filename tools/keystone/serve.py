@@ -14,6 +14,7 @@ import argparse
 import os
 import signal
 import sys
+import threading
 
 
 def main() -> int:
@@ -42,13 +43,18 @@ def main() -> int:
                          numthreads=args.threads)
 
     def stop(signum, frame):
-        server.stop()
+        # The handler runs in the main thread, inside the serve loop that
+        # stop() waits for: stop from another thread.
+        threading.Thread(target=server.stop, daemon=True).start()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     print('Keystone listening on http://%s:%d/v3' % (args.host, args.port),
           flush=True)
-    server.safe_start()
+    try:
+        server.start()
+    finally:
+        server.stop()
     return 0
 
 
