@@ -4,7 +4,8 @@ Usage: python tools/regenerate_api_samples.py
 
 Runs the steps of blazar_ext/tests/functional/test_api_samples.py against
 the service in process (API, manager over fake://, SQLite) and writes
-each response body to api-ref/source/samples/<name>-resp.json. Request
+each response body to api-ref/source/samples/<name>-resp.json, unless
+the sample there still matches (so ids and dates do not churn). Request
 samples (-req.json) are written by hand and only read. Review the diff
 before committing: every change is a change of the documented API.
 """
