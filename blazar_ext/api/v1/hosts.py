@@ -10,6 +10,7 @@ from blazar_ext.api.v1.schemas import host as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext.db.api import host as host_api
+from blazar_ext import exceptions
 from blazar_ext import policy
 from blazar_ext.rpc import manager_client
 
@@ -51,6 +52,10 @@ class HostsController(rest.RestController):
         for field in schema.INTEGER_FIELDS:
             if isinstance(values.get(field), str):
                 values[field] = int(values[field])
+            if (values.get(field) or 0) > schema.MAX_INT:
+                raise exceptions.Invalid(
+                    reason="'%s': %s is greater than the maximum of %d"
+                           % (field, values[field], schema.MAX_INT))
         host = manager_client.get_client().create_host(context, values)
         pecan.response.status = 201
         return {'host': views.host(host, _show_private(context))}

@@ -9,8 +9,10 @@ RESERVED_NAMES = ['id', 'name', 'hypervisor_hostname', 'vcpus', 'memory_mb',
                   'status', 'trust_id', 'reservable', 'disabled',
                   'created_at', 'updated_at']
 # python-blazarclient sends every --extra value as a string: '16' is 16.
+# The columns are 32-bit integers on every database.
+MAX_INT = 2 ** 31 - 1
 _NON_NEGATIVE_INT = {'anyOf': [
-    {'type': 'integer', 'minimum': 0},
+    {'type': 'integer', 'minimum': 0, 'maximum': MAX_INT},
     {'type': 'string', 'pattern': '^[0-9]{1,10}$'}]}
 INTEGER_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'hypervisor_version')
 _TEXT = {'type': 'string', 'maxLength': 255}

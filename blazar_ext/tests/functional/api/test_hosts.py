@@ -51,6 +51,8 @@ class TestHosts(base.APITestCase):
     def test_bad_input_is_400_with_message(self):
         for body in ({}, {'name': ''}, {'name': 'h', 'vcpus': -1},
                      {'name': 'h', 'vcpus': 'many'},
+                     {'name': 'h', 'vcpus': 99999999999},
+                     {'name': 'h', 'memory_mb': '9999999999'},
                      {'name': 'h', 'nested': {'a': 1}}, []):
             resp = self.request('POST', '/v1/os-hosts', body)
             self.assertEqual(400, resp.status, body)
