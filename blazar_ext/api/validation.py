@@ -13,7 +13,14 @@ def parse_json(body: bytes):
     if not body:
         raise exceptions.Invalid(reason='a JSON request body is required')
     try:
-        return jsonutils.loads(body)
+        data = jsonutils.loads(body)
+        # "\ud800" is valid JSON but no Unicode character: nothing could
+        # store or print it.
+        jsonutils.dumps(data, ensure_ascii=False).encode('utf-8')
+    except UnicodeEncodeError:
+        raise exceptions.Invalid(
+            reason='the request body has a string with an unpaired UTF-16 '
+                   'surrogate escape (\\ud800 to \\udfff)')
     except (ValueError, UnicodeDecodeError) as exc:
         raise exceptions.Invalid(
             reason='the request body is not valid JSON: %s' % exc)
@@ -21,6 +28,7 @@ def parse_json(body: bytes):
         # json gives up past the interpreter's recursion limit.
         raise exceptions.Invalid(
             reason='the request body is nested too deeply')
+    return data
 
 
 def validate(schema: dict, data) -> None:

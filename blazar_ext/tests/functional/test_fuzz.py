@@ -685,6 +685,16 @@ class TestKnownBadInput(base.APITestCase):
         ('POST', '/v2/metadefs/namespaces', JSON, DEEP, 400),
         ('POST', '/v2/metadefs/namespaces', JSON,
          b'{"a": ' * 5000 + b'1' + b'}' * 5000, 400),
+        # "\ud800" is valid JSON, but no character a database can store.
+        ('POST', '/v1/os-hosts', JSON, b'{"name": "h\\ud800"}', 400),
+        ('POST', '/v1/leases', JSON,
+         b'{"name": "l", "start_date": "now", "end_date": "2099-01-01 00:00",'
+         b' "reservations": [{"resource_type": "virtual:floatingip",'
+         b' "network_id": "\\udfff", "amount": 1}]}', 400),
+        ('POST', '/placement/resource_providers', JSON,
+         b'{"name": "\\ud800"}', 400),
+        ('POST', '/v2/metadefs/namespaces', JSON,
+         b'{"namespace": "\\ud800x"}', 400),
         # Pecan decodes non-GET bodies with the declared charset.
         ('POST', '/v1/leases',
          {'Content-Type': 'application/json; charset=foo'}, b'{}', 415),
