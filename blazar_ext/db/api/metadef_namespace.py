@@ -219,8 +219,18 @@ def namespace_delete(context, namespace: str, force: bool = False) -> None:
         session.delete(row)
 
 
+# What a TEXT column holds on MySQL/MariaDB, the smallest of our databases.
+MAX_JSON_BYTES = 65535
+
+
 def dump_json(value) -> str:
-    return jsonutils.dumps(value)
+    """JSON for a TEXT column; Invalid when it would not fit."""
+    text = jsonutils.dumps(value)
+    if len(text) > MAX_JSON_BYTES:  # ASCII: characters are bytes
+        raise exceptions.Invalid(
+            reason='the definition takes %d bytes as JSON, more than the '
+                   '%d allowed' % (len(text), MAX_JSON_BYTES))
+    return text
 
 
 def load_json(text: str | None):
