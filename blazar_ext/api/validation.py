@@ -28,7 +28,29 @@ def parse_json(body: bytes):
         # json gives up past the interpreter's recursion limit.
         raise exceptions.Invalid(
             reason='the request body is nested too deeply')
+    if _has_nul(data):
+        # PostgreSQL cannot store it, and no name or value needs it.
+        raise exceptions.Invalid(
+            reason='the request body has a string with a NUL character '
+                   '(\\u0000)')
     return data
+
+
+def _has_nul(data) -> bool:
+    """Whether a NUL character is in any string, key or value, of
+    ``data`` (already bounded in depth by the parser)."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if '\x00' in item:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
 
 
 def validate(schema: dict, data) -> None:
