@@ -9,7 +9,9 @@ from blazar_ext.query import traits as trait_query
 
 _UUID = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
                    r'[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$')
-_RESOURCE = re.compile(r'^([A-Z0-9_]+):(\d+)$')
+_RESOURCE = re.compile(r'^([A-Z0-9_]+):([0-9]+)$')
+# Amounts are compared with 32-bit integer columns.
+_MAX_AMOUNT = 2147483647
 
 
 def _bad(detail: str):
@@ -21,7 +23,7 @@ def resources(value: str) -> dict:
     result = {}
     for element in value.split(','):
         match = _RESOURCE.match(element.strip())
-        if not match or int(match.group(2)) < 1:
+        if not match or not 1 <= int(match.group(2)) <= _MAX_AMOUNT:
             raise _bad('Badly formed resources parameter. Expected resources '
                        'query string parameter in form: ?resources=VCPU:2,'
                        'MEMORY_MB:1024. Got: %s.' % element.strip())

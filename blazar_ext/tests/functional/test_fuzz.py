@@ -678,6 +678,7 @@ class TestKnownBadInput(base.APITestCase):
 
     DEEP = b'[' * 5000 + b']' * 5000
     JSON = {'Content-Type': 'application/json'}
+    MV = {'OpenStack-API-Version': 'placement latest'}
     CASES = [
         # json.loads raises RecursionError, not ValueError.
         ('POST', '/v1/leases', JSON, DEEP, 400),
@@ -695,6 +696,24 @@ class TestKnownBadInput(base.APITestCase):
          b'{"name": "\\ud800"}', 400),
         ('POST', '/v2/metadefs/namespaces', JSON,
          b'{"namespace": "\\ud800x"}', 400),
+        # Numbers past what SQL takes (SQLite: 64 bits, even to compare).
+        ('GET', '/placement/allocation_candidates?resources=VCPU:'
+         + '9' * 20, MV, None, 400),
+        ('GET', '/placement/resource_providers?resources=VCPU:' + '9' * 20,
+         MV, None, 400),
+        ('PUT', '/placement/resource_providers/%s/inventories' % RP_UUID,
+         dict(JSON, **MV), b'{"resource_provider_generation": 1%s, '
+         b'"inventories": {}}' % (b'0' * 30), 400),
+        ('PUT', '/placement/resource_providers/%s/traits' % RP_UUID,
+         dict(JSON, **MV), b'{"resource_provider_generation": 1%s, '
+         b'"traits": []}' % (b'0' * 30), 400),
+        ('PUT', '/placement/resource_providers/%s/aggregates' % RP_UUID,
+         dict(JSON, **MV), b'{"resource_provider_generation": -1%s, '
+         b'"aggregates": []}' % (b'0' * 30), 400),
+        ('PUT', '/placement/allocations/%s' % CONSUMER, dict(JSON, **MV),
+         b'{"allocations": {"%s": {"resources": {"VCPU": 1%s}}}, '
+         b'"project_id": "p", "user_id": "u", "consumer_generation": null, '
+         b'"consumer_type": "I"}' % (RP_UUID.encode(), b'0' * 30), 400),
         # Pecan decodes non-GET bodies with the declared charset.
         ('POST', '/v1/leases',
          {'Content-Type': 'application/json; charset=foo'}, b'{}', 415),
@@ -721,6 +740,13 @@ class TestKnownBadInput(base.APITestCase):
         ('DELETE', '/v2/metadefs/namespaces/%e9/objects/x', {}, None, 400),
     ]
 
+    def setUp(self):
+        super().setUp()
+        resp = self.request('POST', '/placement/resource_providers',
+                            {'name': 'rp1', 'uuid': RP_UUID},
+                            headers=self.MV)
+        self.assertEqual(200, resp.status, resp.text)
+
     def test_cases(self):
         for method, path, headers, body, status in self.CASES:
             req = webob.Request.blank(path, method=method)
@@ -733,3 +759,9 @@ class TestKnownBadInput(base.APITestCase):
             self.assertEqual(status, resp.status_int, where)
             self.assertIsNotNone(
                 error_message(_family(path), json.loads(resp.body)), where)
+
+    def test_a_limit_past_64_bits_is_no_limit(self):
+        resp = self.request(
+            'GET', '/placement/allocation_candidates?resources=VCPU:1&limit='
+            + '9' * 20, headers=self.MV)
+        self.assertEqual(200, resp.status, resp.text)

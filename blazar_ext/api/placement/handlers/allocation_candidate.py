@@ -1,5 +1,7 @@
 """GET /allocation_candidates (1.10)."""
 
+import re
+
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import query_params
 from blazar_ext.api.placement import wsgi_util
@@ -14,11 +16,12 @@ PARAMS = {'resources': '1.10', 'limit': '1.16', 'required': '1.17',
 
 
 def _limit(value: str) -> int:
-    if not value.isdigit() or int(value) < 1:
+    if not re.fullmatch('[1-9][0-9]*', value):
         raise wsgi_util.HTTPError(
             400, "Invalid query string parameters: '%s' does not match "
                  "'^[1-9][0-9]*$' (limit)" % value)
-    return int(value)
+    # More than any database holds is no limit; SQL takes 64 bits at most.
+    return min(int(value), 2 ** 31 - 1)
 
 
 def _requests(req, candidates: list, resources: dict) -> list:

@@ -7,7 +7,8 @@ from blazar_ext.api.placement.schemas import common
 RESOURCES = {
     'type': 'object', 'minProperties': 1,
     'patternProperties': {'^[0-9A-Z_]+$': {'type': 'integer',
-                                           'minimum': 1}},
+                                           'minimum': 1,
+                                           'maximum': common.MAX_INT}},
     'additionalProperties': False,
 }
 ID = {'type': 'string', 'minLength': 1, 'maxLength': 255}
@@ -46,7 +47,7 @@ ALLOCATIONS_DICT = {
     'type': 'object', 'minProperties': 1,
     'patternProperties': {common.UUID_PATTERN['pattern']: {
         'type': 'object',
-        'properties': {'generation': {'type': 'integer'},
+        'properties': {'generation': common.GENERATION,
                        'resources': RESOURCES},
         'required': ['resources'],
         'additionalProperties': False}},

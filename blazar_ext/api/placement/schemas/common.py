@@ -8,4 +8,8 @@ RESOURCE_CLASS = {'type': 'string', 'pattern': '^[A-Z0-9_]+$',
                   'maxLength': 255}
 CUSTOM_RESOURCE_CLASS = {'type': 'string', 'pattern': '^CUSTOM_[A-Z0-9_]+$',
                          'maxLength': 255}
-GENERATION = {'type': 'integer'}
+# Integer columns are 32-bit on MariaDB and PostgreSQL, and SQLite refuses
+# anything past 64 bits even in a comparison: bound what reaches SQL.
+MAX_INT = 2147483647
+GENERATION = {'type': 'integer', 'minimum': -MAX_INT - 1,
+              'maximum': MAX_INT}
