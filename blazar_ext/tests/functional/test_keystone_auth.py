@@ -11,7 +11,9 @@ Skipped when the Keystone virtualenv is absent.
 """
 
 import datetime
+import json
 import os
+import subprocess
 import uuid
 
 import fixtures
@@ -185,6 +187,19 @@ class Keystone(fixtures.Fixture):
             self.call('PUT', '/projects/%s/users/%s/roles/%s'
                       % (project_id, user_id, role_id), expected=204)
         return user_id
+
+    def endpoint(self, service_type: str, url: str) -> str:
+        """Put ``url`` in the catalog as ``service_type``, public.
+
+        Returns the service id; DELETE /v3/services/{id} takes it out.
+        """
+        service_id = self.call('POST', '/services', {'service': {
+            'type': service_type, 'name': service_type}},
+            expected=201)['service']['id']
+        self.call('POST', '/endpoints', {'endpoint': {
+            'service_id': service_id, 'interface': 'public', 'url': url,
+            'region_id': 'RegionOne'}}, expected=201)
+        return service_id
 
     def validate(self, token: str) -> requests.Response:
         return requests.get(self.url + '/auth/tokens', headers={
@@ -438,6 +453,65 @@ class KeystoneAuthTest(testtools.TestCase):
         self.assertUnauthorized(api, expired['id'])
         # The same user with a token in its lifetime gets through.
         self.assertStatus(200, api.request('GET', '/v1/leases', self.alice))
+
+    def openstack(self, user: str, project: str, *args: str,
+                  password: str = PASSWORD) -> subprocess.CompletedProcess:
+        """The openstack CLI as ``user`` with password auth."""
+        env = {k: v for k, v in _env().items()
+               if not k.startswith('OS_')}
+        env.update({
+            'HOME': self.useFixture(fixtures.TempDir()).path,
+            'OS_AUTH_TYPE': 'password', 'OS_AUTH_URL': self.keystone.url,
+            'OS_USERNAME': user, 'OS_PASSWORD': password,
+            'OS_PROJECT_NAME': project, 'OS_USER_DOMAIN_NAME': 'Default',
+            'OS_PROJECT_DOMAIN_NAME': 'Default',
+            'OS_REGION_NAME': 'RegionOne', 'OS_INTERFACE': 'public'})
+        return services.run([services.script('openstack')] + list(args),
+                            timeout=120, env=env)
+
+    def test_clients_find_the_service_in_the_catalog(self):
+        api = self.start()
+        # A fresh Keystone only lists itself; this one lists us too.
+        for service_type, path in (('reservation', '/v1'),
+                                   ('placement', '/placement')):
+            service_id = self.keystone.endpoint(service_type,
+                                                api.url + path)
+            self.addCleanup(self.keystone.call, 'DELETE',
+                            '/services/%s' % service_id, expected=204)
+
+        denied = self.openstack('alice', 'alpha', 'reservation', 'host',
+                                'create', 'host-by-alice')
+        self.assertNotEqual(0, denied.returncode, denied.stdout)
+        self.assertIn('blazar:oshosts:post', denied.stderr)
+        made = self.openstack('admin', 'admin', 'reservation', 'host',
+                              'create', 'host-by-admin',
+                              password=ADMIN_PASSWORD)
+        self.assertEqual(0, made.returncode, made.stderr)
+
+        start = timeutils.utcnow() + datetime.timedelta(days=1)
+        created = self.openstack(
+            'alice', 'alpha', 'reservation', 'lease', 'create',
+            '--reservation', 'resource_type=physical:host,min=1,max=1',
+            '--start-date', start.strftime('%Y-%m-%d %H:%M'),
+            '--end-date', (start + datetime.timedelta(hours=1)).strftime(
+                '%Y-%m-%d %H:%M'), 'alice-cli-lease')
+        self.assertEqual(0, created.returncode, created.stderr)
+        listed = self.openstack('alice', 'alpha', 'reservation', 'lease',
+                                'list', '-f', 'json')
+        self.assertEqual(0, listed.returncode, listed.stderr)
+        self.assertEqual(['alice-cli-lease'],
+                         [x['name'] for x in json.loads(listed.stdout)])
+        listed = self.openstack('bob', 'beta', 'reservation', 'lease',
+                                'list', '-f', 'json')
+        self.assertEqual([], json.loads(listed.stdout))
+
+        # osc-placement through the same catalog.
+        providers = self.openstack(
+            'admin', 'admin', 'resource', 'provider', 'list', '-f', 'json',
+            password=ADMIN_PASSWORD)
+        self.assertEqual(0, providers.returncode, providers.stderr)
+        self.assertEqual(['host-by-admin'],
+                         [x['name'] for x in json.loads(providers.stdout)])
 
     def test_keystone_unreachable_is_503_in_json(self):
         nowhere = efixtures.closed_port_url() + '/v3'
