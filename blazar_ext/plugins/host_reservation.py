@@ -26,14 +26,19 @@ RESOURCE_TYPE = 'physical:host'
 BEFORE_END_ACTIONS = ('default', 'snapshot')
 
 
+# Counts go to SQL (LIMIT) and to 32-bit columns.
+MAX_COUNT = 2 ** 31 - 1
+
+
 def _count(spec: dict, key: str) -> int:
     value = spec.get(key)
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isdecimal():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if (isinstance(value, bool) or not isinstance(value, int)
+            or not 1 <= value <= MAX_COUNT):
         raise exceptions.Invalid(
-            reason='physical:host reservation: %s must be an integer of at '
-                   'least 1, got %r' % (key, spec.get(key)))
+            reason='physical:host reservation: %s must be an integer from 1 '
+                   'to %d, got %r' % (key, MAX_COUNT, spec.get(key)))
     return value
 
 

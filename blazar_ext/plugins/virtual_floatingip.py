@@ -54,12 +54,13 @@ class FloatingIPPlugin:
         if not isinstance(network_id, str) or not network_id:
             raise _invalid('network_id is required')
         amount = merged.get('amount', 1)
-        if isinstance(amount, str) and amount.strip().isdigit():
+        if isinstance(amount, str) and amount.strip().isdecimal():
             amount = int(amount)
+        # The amount goes to SQL (LIMIT) and to a 32-bit column.
         if isinstance(amount, bool) or not isinstance(amount, int) \
-                or amount < 1:
-            raise _invalid('amount must be an integer of at least 1, got %r'
-                           % merged.get('amount'))
+                or not 1 <= amount <= 2 ** 31 - 1:
+            raise _invalid('amount must be an integer from 1 to %d, got %r'
+                           % (2 ** 31 - 1, merged.get('amount')))
         required = merged.get('required_floatingips') or []
         if isinstance(required, str):
             required = [required]

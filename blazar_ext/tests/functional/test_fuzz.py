@@ -672,6 +672,12 @@ class TestRouteTables(base.TestCase):
         self.assertEqual(set(), set(VALID_BODIES) - routes)
 
 
+def _lease(reservation: dict) -> bytes:
+    return json.dumps({'name': 'l', 'start_date': 'now',
+                       'end_date': '2099-01-01 00:00',
+                       'reservations': [reservation]}).encode()
+
+
 class TestKnownBadInput(base.APITestCase):
     """Requests the fuzzer once found answered with a 500, kept as fixed
     examples: each must be the 4xx named, with a JSON message."""
@@ -697,6 +703,22 @@ class TestKnownBadInput(base.APITestCase):
         ('POST', '/v2/metadefs/namespaces', JSON,
          b'{"namespace": "\\ud800x"}', 400),
         # Numbers past what SQL takes (SQLite: 64 bits, even to compare).
+        ('POST', '/v1/leases', JSON, _lease({
+            'resource_type': 'physical:host', 'min': 1, 'max': 10 ** 30}),
+         400),
+        ('POST', '/v1/leases', JSON, _lease({
+            'resource_type': 'physical:host', 'min': '1', 'max': '9' * 40}),
+         400),
+        ('POST', '/v1/leases', JSON, _lease({
+            'resource_type': 'virtual:floatingip', 'network_id': 'net-1',
+            'amount': 10 ** 30}), 400),
+        # str.isdigit() is true of '\u00b2', which int() refuses.
+        ('POST', '/v1/leases', JSON, _lease({
+            'resource_type': 'physical:host', 'min': '\u00b2', 'max': 2}),
+         400),
+        ('POST', '/v1/leases', JSON, _lease({
+            'resource_type': 'virtual:floatingip', 'network_id': 'net-1',
+            'amount': '\u00b2'}), 400),
         ('GET', '/placement/allocation_candidates?resources=VCPU:'
          + '9' * 20, MV, None, 400),
         ('GET', '/placement/resource_providers?resources=VCPU:' + '9' * 20,
