@@ -298,27 +298,48 @@ class TestPrivateScan(base.APITestCase):
             self.assertNoLeak('GET', path, resp)
 
     def test_probing_a_private_name_answers_as_an_unknown_one(self):
-        """A lease request naming a private capability gets the answer an
-        unknown name gets: it learns neither that the name exists nor
-        whether its value matched."""
+        """A lease create or update naming a private capability gets the
+        answer an unknown name gets: the user learns neither that the name
+        exists nor whether a value matched."""
         self._policy(open_read_policy())
+        lease_id = self.ids['lease_id'][0]
+        reservation_id = self.ids['reservation_id'][0]
 
-        def lease(expr: str):
-            resp = self._user('POST', '/v1/leases', {
+        def create(expr: str):
+            return self._user('POST', '/v1/leases', {
                 'name': 'probe', 'start_date': _date(300),
                 'end_date': _date(360), 'events': [], 'reservations': [{
                     'resource_type': 'physical:host', 'min': 1, 'max': 1,
                     'hypervisor_properties': '',
                     'resource_properties': expr}]})
-            return resp.status, resp.text
 
+        def update(expr: str):
+            return self._user('PUT', '/v1/leases/%s' % lease_id, {
+                'reservations': [{'id': reservation_id,
+                                  'resource_properties': expr}]})
+
+        probes = 0
         for private, value in (('zqxcap_alpha', 'zqxval-alpha-1'),
                                ('zqxcap_alpha', 'wrong-value'),
                                ('zqxcap_beta', 'zqxval-beta-1')):
-            for op in ('==', '!=', '<in>'):
-                expr = '["%s", "$%s", "%s"]' % (op, private, value)
-                status, text = lease(expr)
-                unknown = lease(expr.replace(private, 'nosuchcap'))
-                self.assertNotEqual(201, status, text)
-                self.assertEqual(unknown, (status, text.replace(
-                    private, 'nosuchcap')), expr)
+            for expr in ('["==", "$%s", "%s"]', '["!=", "$%s", "%s"]',
+                         '["<in>", "$%s", "%s"]',
+                         '["and", ["==", "$rack", "r1"], ["==", "$%s", '
+                         '"%s"]]', '["not", ["==", "$%s", "%s"]]'):
+                for send in (create, update):
+                    named = send(expr % (private, value))
+                    unknown = send(expr % ('nosuchcap', value))
+                    self.assertLess(unknown.status, 500, unknown.text)
+                    self.assertNoLeak('PROBE', expr, unknown)
+                    self.assertNotIn(named.status, (200, 201), named.text)
+                    self.assertEqual(
+                        (unknown.status, unknown.text),
+                        (named.status, named.text.replace(private,
+                                                          'nosuchcap')),
+                        expr % (private, value))
+                    probes += 1
+        self.assertEqual(30, probes)
+        # The user's lease did not change.
+        shown = self._user('GET', '/v1/leases/%s' % lease_id).json()
+        self.assertEqual('["==", "$rack", "r1"]', shown['lease'][
+            'reservations'][0]['resource_properties'])
