@@ -7,6 +7,7 @@ middleware) into the family's shape.
 
 from collections.abc import Callable
 
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import webob
 
@@ -27,9 +28,10 @@ class JsonErrors:
         req = webob.Request(environ)
         try:
             resp = req.get_response(self.app)
-        except Exception:
+        except Exception as exc:
             LOG.exception('Unexpected error for %s %s', req.method, req.path)
-            resp = webob.Response(status=500)
+            resp = webob.Response(status=503 if database_unreachable(exc)
+                                  else 500)
         if resp.status_int >= 400 and not (
                 resp.content_type or '').endswith('json'):
             message = message_for(resp.status_int)
@@ -42,8 +44,19 @@ class JsonErrors:
         return resp(environ, start_response)
 
 
+def database_unreachable(exc: Exception) -> bool:
+    """The database is down or restarting: in this process, or in the
+    manager (its error comes back over RPC by name). A 503, not a 500:
+    the request may be tried again once oslo.db has reconnected."""
+    return (isinstance(exc, db_exc.DBConnectionError) or
+            getattr(exc, 'exc_type', None) == 'DBConnectionError')
+
+
 def message_for(status: int) -> str:
     """A generic message for an error status."""
+    if status == 503:
+        return ('The service is temporarily unavailable; try again '
+                'later.')
     if status >= 500:
         return ('An unexpected error prevented the request from '
                 'completing; it has been logged.')

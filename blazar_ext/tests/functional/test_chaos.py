@@ -8,6 +8,7 @@ import threading
 from unittest import mock
 
 import kombu.exceptions
+from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import provision
 from oslo_db.sqlalchemy import test_fixtures
 from oslotest import base
@@ -150,3 +151,32 @@ class TestBrokerGoneMidCall(blazar_base.TestCase):
                 exceptions.ServiceUnavailable, client.create_lease,
                 blazar_context.get_admin_context(), {'name': 'l1'})
         self.assertIn('OperationalError', str(exc))
+
+
+class TestDatabaseDown(blazar_base.APITestCase):
+    """The database stopped or crashed (tools/chaos/database_restart.py):
+    reads in the API and writes in the manager fail with oslo.db's
+    DBConnectionError, which must reach the client as a 503 with a JSON
+    message (try again), not a 500."""
+
+    def _down(self, *args, **kwargs):
+        raise db_exc.DBConnectionError(
+            Exception("(2003, \"Can't connect to MySQL server\")"))
+
+    def test_read_is_503(self):
+        with mock.patch.object(lease_api, 'lease_list', self._down):
+            resp = self.request('GET', '/v1/leases')
+        self.assertEqual(503, resp.status, resp.text)
+        self.assertIn('try again', resp.json()['error_message'])
+
+    def test_write_in_the_manager_is_503(self):
+        with mock.patch.object(lease_api, 'lease_create', self._down):
+            resp = self.request('POST', '/v1/leases', {
+                'name': 'l1', 'start_date': '2030-01-01 00:00',
+                'end_date': '2030-01-01 01:00', 'events': [],
+                'reservations': [{'resource_type': 'physical:host',
+                                  'min': 1, 'max': 1,
+                                  'hypervisor_properties': '',
+                                  'resource_properties': ''}]})
+        self.assertEqual(503, resp.status, resp.text)
+        self.assertIn('try again', resp.json()['error_message'])
