@@ -10,6 +10,8 @@ import datetime
 import os
 import random
 import shutil
+import socket
+import subprocess
 import sys
 import threading
 import time
@@ -454,3 +456,80 @@ class PrivateRabbitMQ(fixtures.Fixture):
 
     def start_app(self) -> None:
         self.ctl('start_app')
+
+
+class PrivateMariaDB(fixtures.Fixture):
+    """A mariadbd of our own (never the shared one on 3306): datadir,
+    port and socket in a temporary directory, a ``chaos`` user and an
+    empty ``blazar`` database. stop()/start() restart it under load;
+    kill() crashes it (SIGKILL) so that start() runs crash recovery.
+    """
+
+    def _setUp(self):
+        self.dir = self.useFixture(fixtures.TempDir()).path
+        self.datadir = os.path.join(self.dir, 'data')
+        self.socket = os.path.join(self.dir, 'mysqld.sock')
+        self.port = services.free_port()
+        self.log_path = os.path.join(self.dir, 'mariadbd.log')
+        user = ['--user=mysql'] if os.geteuid() == 0 else []
+        if user:
+            services.run(['chown', 'mysql:', self.dir])
+        result = services.run(
+            ['mariadb-install-db', '--no-defaults', '--datadir=%s'
+             % self.datadir, '--auth-root-authentication-method=socket',
+             '--skip-test-db'] + user, timeout=120)
+        if result.returncode != 0:
+            raise RuntimeError('mariadb-install-db: %s%s'
+                               % (result.stdout, result.stderr))
+        self.argv = ['mariadbd', '--no-defaults',
+                     '--datadir=%s' % self.datadir,
+                     '--port=%d' % self.port, '--socket=%s' % self.socket,
+                     '--bind-address=127.0.0.1',
+                     '--pid-file=%s' % os.path.join(self.dir, 'pid'),
+                     '--skip-log-bin', '--innodb-buffer-pool-size=64M',
+                     '--log-error=%s' % self.log_path] + user
+        self.process = None
+        self.addCleanup(self.stop)
+        self.start()
+        import pymysql
+        conn = pymysql.connect(unix_socket=self.socket, user='root')
+        with conn.cursor() as cur:
+            cur.execute("CREATE USER 'chaos'@'%' IDENTIFIED BY 'chaos'")
+            cur.execute("GRANT ALL ON *.* TO 'chaos'@'%'")
+            cur.execute('CREATE DATABASE blazar')
+        conn.close()
+        self.url = ('mysql+pymysql://chaos:chaos@127.0.0.1:%d/blazar'
+                    % self.port)
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(('127.0.0.1', self.port), 1):
+                return True
+        except OSError:
+            return False
+
+    def start(self) -> None:
+        log = open(os.path.join(self.dir, 'stdout.log'), 'ab')
+        self.process = subprocess.Popen(
+            self.argv, stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True)
+        log.close()
+        services.wait_for(lambda: self._answers() and
+                          os.path.exists(self.socket), 120,
+                          'mariadbd on port %d' % self.port)
+
+    def stop(self) -> None:
+        """A clean shutdown (SIGTERM), waited for."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(120)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def kill(self) -> None:
+        """A crash: SIGKILL."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
