@@ -334,20 +334,39 @@ raw_bodies = st.one_of(
 )
 
 
+# Values that have broken parsers and databases: numbers past 32 and 64
+# bits, NaN, lone surrogates, NUL, huge and unicode strings, wrong types.
+hostile_scalars = st.one_of(_huge_ints, st.integers(), _floats,
+                            st.sampled_from(NASTY_TEXT), _unicode,
+                            _huge_text(256), st.none(), st.booleans(),
+                            st.just([]), st.just({}))
+
+
 @st.composite
 def mutated(draw, valid: dict):
-    """``valid`` with one to three fields set, deleted or retyped."""
+    """``valid`` with one or two values replaced by hostile ones, or
+    fields added or removed; mostly one leaf, so the rest of the body
+    stays valid and the request reaches the code behind the schema."""
     body = copy.deepcopy(valid)
-    for _ in range(draw(st.integers(1, 3))):
-        containers = []
+    for _ in range(draw(st.integers(1, 2))):
+        slots, containers = [], []
 
         def walk(node):
-            if isinstance(node, (dict, list)):
+            if isinstance(node, dict):
                 containers.append(node)
-                for child in (node.values() if isinstance(node, dict)
-                              else node):
+                for key, child in node.items():
+                    slots.append((node, key))
+                    walk(child)
+            elif isinstance(node, list):
+                containers.append(node)
+                for index, child in enumerate(node):
+                    slots.append((node, index))
                     walk(child)
         walk(body)
+        if slots and draw(st.integers(0, 3)):
+            container, key = draw(st.sampled_from(slots))
+            container[key] = draw(hostile_scalars)
+            continue
         target = draw(st.sampled_from(containers))
         if isinstance(target, dict):
             key = draw(st.one_of(st.sampled_from(sorted(target) or ['x']),
@@ -357,8 +376,7 @@ def mutated(draw, valid: dict):
             else:
                 target[key] = draw(json_values)
         elif target:
-            index = draw(st.integers(0, len(target) - 1))
-            target[index] = draw(json_values)
+            target[draw(st.integers(0, len(target) - 1))] = draw(json_values)
         else:
             target.append(draw(json_values))
     return body
