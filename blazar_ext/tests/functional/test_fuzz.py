@@ -148,7 +148,7 @@ VALID_BODIES = {
     ('POST', '/v1/leases'): _lease_body,
     ('PUT', '/v1/leases/{lease_id}'): lambda: {
         'name': 'renamed', 'end_date': _date(700),
-        'reservations': [{'id': 'x', 'min': 1, 'max': 2,
+        'reservations': [{'id': '{reservation_id}', 'min': 1, 'max': 2,
                           'resource_properties': '["==", "$rack", "r1"]'}]},
     ('POST', '/v1/os-hosts'): lambda: {
         'name': 'fuzz-host', 'vcpus': 4, 'memory_mb': '4096',
@@ -382,11 +382,22 @@ def mutated(draw, valid: dict):
     return body
 
 
-def bodies(valid_factory):
+def _filled(node, ids: dict):
+    """``node`` with '{name}' strings replaced by a seeded id."""
+    if isinstance(node, dict):
+        return {k: _filled(v, ids) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_filled(v, ids) for v in node]
+    if isinstance(node, str) and node[1:-1] in ids and node[0] == '{':
+        return ids[node[1:-1]][0]
+    return node
+
+
+def bodies(valid_factory, ids: dict):
     choices = [st.none(), raw_bodies,
                st.builds(_dump, json_values, st.booleans())]
     if valid_factory is not None:
-        valid = valid_factory()
+        valid = _filled(valid_factory(), ids)
         mutations = st.builds(_dump, mutated(valid), st.booleans())
         # Mostly near-valid bodies: they get past the schema into the code.
         choices = [mutations, mutations, mutations] + choices
@@ -588,6 +599,7 @@ class TestFuzz(base.APITestCase):
                      'object', 'tags'],
             'consumer_uuid': [CONSUMER, lease['id']],
             'namespace': ['FuzzNS'],
+            'reservation_id': [lease['reservations'][0]['id']],
         }
 
     def _send(self, method, path, query, headers, body) -> webob.Response:
@@ -636,7 +648,8 @@ class TestFuzz(base.APITestCase):
             suppress_health_check=list(hypothesis.HealthCheck))
         @hypothesis.given(verb=methods, values=params, query=query_strings,
                           header_pair=headers(family),
-                          body=bodies(VALID_BODIES.get((method, template))),
+                          body=bodies(VALID_BODIES.get((method, template)),
+                                      self.valid),
                           trailing=st.sampled_from(['', '', '', '/']))
         def run(verb, values, query, header_pair, body, trailing):
             path = template.format(**values) + trailing

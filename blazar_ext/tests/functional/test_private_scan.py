@@ -230,7 +230,8 @@ class TestPrivateScan(base.APITestCase):
         out = []
         for method, template in routes:
             body_factory = test_fuzz.VALID_BODIES.get((method, template))
-            body = body_factory() if body_factory else None
+            body = (test_fuzz._filled(body_factory(), self.ids)
+                    if body_factory else None)
             for query in self.QUERIES.get(template, ['']):
                 query = query.format(lease=lease, reservation=reservation)
                 for path in self._paths(template):
