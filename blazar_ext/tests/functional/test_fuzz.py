@@ -29,6 +29,11 @@ seed to explore new requests. A longer run, e.g.::
 
     BLAZAR_EXT_FUZZ_EXAMPLES=500 BLAZAR_EXT_FUZZ_SEED=7 \\
         python -m pytest -q blazar_ext/tests/functional/test_fuzz.py
+
+Every route runs even when one fails; the failure lists the first bad
+request of each failing route (no shrinking: the request is in the
+message). Requests the fuzzer found answering 500 are kept as fixed
+examples in TestKnownBadInput.
 """
 
 import copy
