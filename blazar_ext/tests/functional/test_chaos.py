@@ -6,6 +6,7 @@ import collections
 from concurrent import futures
 import datetime
 import random
+import signal
 import socket
 import threading
 from unittest import mock
@@ -422,3 +423,60 @@ class TestTricklingEnforcementService(_ChaosDeploymentTest,
         self.assertEqual([('PENDING', 4)], self.query(
             'SELECT status, COUNT(*) FROM leases GROUP BY status'))
         self.assert_nothing_lost()
+
+
+class TestManagerCrashMidStart(_ChaosDeploymentTest, base.BaseTestCase):
+    """A manager killed while it started a lease left the start event
+    IN_PROGRESS and the lease STARTING; a manager started afterwards takes
+    the stale claim over and finishes the start, once
+    (tools/chaos/manager_kill.py kills managers at random instead)."""
+
+    BACKEND = 'mysql'
+
+    def test_stale_claim_is_finished(self):
+        endpoint = self.deploy(
+            '[manager]\nevent_interval = 0.2\nevent_claim_timeout = 2\n'
+            '[oslo_messaging_notifications]\ndriver = log\n')[0]
+        resp = requests.post(endpoint + '/v1/os-hosts', json={'name': 'k'},
+                             headers=ADMIN, timeout=60)
+        self.assertEqual(201, resp.status_code, resp.text)
+        resp = requests.post(endpoint + '/v1/leases', headers=ADMIN,
+                             timeout=60, json={
+                                 'name': 'k', 'start_date': _date(60),
+                                 'end_date': _date(120), 'events': [],
+                                 'reservations': [_host_spec(1, 1)]})
+        self.assertEqual(201, resp.status_code, resp.text)
+        lease_id = resp.json()['lease']['id']
+        for manager in self.deployment.managers:
+            manager._signal(signal.SIGKILL)
+            manager.process.wait()
+        # What a manager killed mid-start leaves: its claim on the start
+        # event, older than the claim timeout, and the lease STARTING.
+        past = (datetime.datetime.utcnow() -
+                datetime.timedelta(minutes=1)).replace(microsecond=0)
+        with self.engine.begin() as conn:
+            conn.execute(sa.text(
+                "UPDATE events SET status = 'IN_PROGRESS', time = :past, "
+                "updated_at = :past WHERE lease_id = :lease "
+                "AND event_type = 'start_lease'"),
+                {'past': past, 'lease': lease_id})
+            conn.execute(sa.text(
+                "UPDATE leases SET status = 'STARTING', start_date = :past "
+                "WHERE id = :lease"), {'past': past, 'lease': lease_id})
+        manager = self.deployment._start_manager('manager-1')
+        services.wait_for(
+            lambda: self.query(
+                "SELECT status FROM leases WHERE id = '%s'" % lease_id)
+            == [('ACTIVE',)], 60, 'the lease to start', [manager])
+        self.assertEqual(
+            [('before_end_lease', 'UNDONE'), ('end_lease', 'UNDONE'),
+             ('start_lease', 'DONE')],
+            sorted(self.query("SELECT event_type, status FROM events "
+                              "WHERE lease_id = '%s'" % lease_id)))
+        self.assertEqual([(1,)], self.query(
+            'SELECT COUNT(*) FROM computehost_allocations'))
+        services.wait_for(
+            lambda: 'lease.event.start_lease' in manager.log(), 10,
+            'the start notification')
+        self.assertEqual(1, manager.log().count(
+            'oslo.messaging.notification.lease.event.start_lease'))
