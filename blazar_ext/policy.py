@@ -10,6 +10,11 @@ from blazar_ext import policies
 
 CONF = cfg.CONF
 _ENFORCER = None
+# Stands for "no project" in targets. oslo.policy compares strings, so a
+# None target project would match the None project of a token scoped to
+# no project (unscoped, domain or system scope) in the owner rule
+# "project_id:%(project_id)s"; nothing matches this.
+NO_PROJECT = '<no project>'
 
 
 def init(conf: cfg.ConfigOpts = CONF) -> policy.Enforcer:
@@ -46,6 +51,8 @@ def authorize(context, action: str, target: dict | None = None,
     if target is None:
         target = {'project_id': context.project_id,
                   'user_id': context.user_id}
+    if target.get('project_id') is None:
+        target = dict(target, project_id=NO_PROJECT)
     credentials = context.to_policy_values()
     return init().authorize(action, target, credentials, do_raise=do_raise,
                             exc=exceptions.PolicyNotAuthorized,
