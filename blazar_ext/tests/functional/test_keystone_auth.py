@@ -124,10 +124,12 @@ class Keystone(fixtures.Fixture):
         return process
 
     def authenticate(self, user: str, password: str, project: str | None,
-                     domain: str = 'Default', url: str | None = None
-                     ) -> dict:
+                     domain: str = 'Default', url: str | None = None,
+                     unscoped: bool = False) -> dict:
         """POST /v3/auth/tokens; ``project`` None asks for system scope."""
-        if project is None:
+        if unscoped:
+            scope = None
+        elif project is None:
             scope = {'system': {'all': True}}
         else:
             scope = {'project': {'name': project,
@@ -135,8 +137,11 @@ class Keystone(fixtures.Fixture):
         identity = {'methods': ['password'], 'password': {'user': {
             'name': user, 'domain': {'name': domain},
             'password': password}}}
-        resp = requests.post((url or self.url) + '/auth/tokens', json={
-            'auth': {'identity': identity, 'scope': scope}}, timeout=30)
+        auth = {'identity': identity}
+        if scope:
+            auth['scope'] = scope
+        resp = requests.post((url or self.url) + '/auth/tokens',
+                             json={'auth': auth}, timeout=30)
         if resp.status_code != 201:
             raise RuntimeError('Keystone refused a token to %s: %s %s'
                                % (user, resp.status_code, resp.text))
@@ -387,6 +392,31 @@ class KeystoneAuthTest(testtools.TestCase):
         self.assertStatus(201, api.request(
             'PUT', '/placement/traits/CUSTOM_MINE', self.admin,
             headers=PLACEMENT))
+
+    def test_token_without_project_owns_nothing(self):
+        api = self.start()
+        self.add_hosts(api, 1)
+        # A system-scoped admin may make a lease, which has no project.
+        system = self.keystone.system_token
+        orphan = self.assertStatus(201, api.request(
+            'POST', '/v1/leases', system,
+            lease_body('orphan'))).json()['lease']
+        self.assertIsNone(orphan['project_id'])
+        # An unscoped token is valid but belongs to no project: owner
+        # rules do not match it, not even on a lease without a project.
+        unscoped = self.keystone.token('alice', PASSWORD, None,
+                                       unscoped=True)
+        self.assertStatus(403, api.request('GET', '/v1/leases', unscoped))
+        for method in ('GET', 'DELETE'):
+            self.assertStatus(403, api.request(
+                method, '/v1/leases/%s' % orphan['id'], unscoped))
+        self.assertStatus(403, api.request(
+            'POST', '/v1/leases', unscoped, lease_body('mine', days=2)))
+        # The same user scoped to her project sees only that project's.
+        self.assertEqual([], self.assertStatus(200, api.request(
+            'GET', '/v1/leases', self.alice)).json()['leases'])
+        self.assertEqual(['orphan'], [x['name'] for x in self.assertStatus(
+            200, api.request('GET', '/v1/leases', system)).json()['leases']])
 
     def test_policy_yaml_override_changes_the_outcome(self):
         api = self.start()
