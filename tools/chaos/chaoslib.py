@@ -265,7 +265,7 @@ class Load:
             if not counts:
                 continue
             lat = sorted(self.latencies[method]) or [0]
-            lines.append('  %-6s %5d  %s  latency p50 %.2fs p99 %.2fs '
+            lines.append('%-6s %5d  %s  latency p50 %.2fs p99 %.2fs '
                          'max %.2fs' % (
                              method, sum(counts.values()),
                              ' '.join('%s:%d' % kv for kv in sorted(

@@ -70,7 +70,10 @@ def hammer(deployment, load, total: int, threads: int, hosts: int,
                     body = {'reservations': [
                         {'id': res_id, 'min': low,
                          'max': rnd.randint(low, min(3, hosts))}]}
-                load.update(lease_id, body)
+                if load.update(lease_id, body)[0] == 404:
+                    with pool_lock:
+                        if target in pool:
+                            pool.remove(target)
             else:
                 if load.delete(target[0]) in (204, 404):
                     with pool_lock:
