@@ -385,6 +385,19 @@ class KeystoneAuthTest(testtools.TestCase):
             'DELETE', '/v1/leases/%s' % theirs['id'], self.alice))
         self.assertStatus(200, api.request(
             'GET', '/v1/leases/%s' % theirs['id'], self.admin))
+        # Identity headers a client sends are replaced by the token's.
+        forged = {'X-Roles': 'admin', 'X-Project-Id': theirs['project_id'],
+                  'X-User-Id': 'admin', 'X-Identity-Status': 'Confirmed'}
+        self.assertStatus(403, api.request(
+            'POST', '/v1/os-hosts', self.alice, {'name': 'forged'},
+            headers=forged))
+        self.assertEqual(['alice-lease'], sorted(
+            lease['name'] for lease in self.assertStatus(200, api.request(
+                'GET', '/v1/leases', self.alice, headers=forged)).json()[
+                    'leases']))
+        # noauth's admin token means nothing here.
+        self.assertStatus(401, api.request('POST', '/v1/os-hosts', 'admin',
+                                           {'name': 'noauth-admin'}))
         # Placement writes are for admins too.
         self.assertStatus(403, api.request(
             'PUT', '/placement/traits/CUSTOM_MINE', self.alice,
