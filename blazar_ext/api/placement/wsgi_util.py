@@ -81,9 +81,10 @@ def _http_date() -> str:
 
 def json_response(req, body, status: int = 200, location=None,
                   cache: bool = True) -> webob.Response:
+    """``body`` is encoded here, unless it is a str of JSON already."""
     resp = webob.Response(status=status, content_type='application/json',
                           charset='UTF-8')
-    resp.text = jsonutils.dumps(body)
+    resp.text = body if isinstance(body, str) else jsonutils.dumps(body)
     if location:
         resp.location = location
     if cache and req.method == 'GET' and microversion.at_least(req, '1.15'):

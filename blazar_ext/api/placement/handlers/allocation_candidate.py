@@ -1,5 +1,6 @@
 """GET /allocation_candidates (1.10)."""
 
+import json
 import re
 
 from blazar_ext.api.placement import microversion
@@ -25,32 +26,84 @@ def _limit(value: str) -> int:
 
 
 def _requests(req, candidates: list, resources: dict) -> list:
+    # One resources dict shared by every request: the encoder does not
+    # mind, and thousands of copies cost more than the query.
+    resources = dict(resources)
+    if microversion.at_least(req, '1.34'):
+        return [{'allocations': {uuid: {'resources': resources}},
+                 'mappings': {'': [uuid]}} for uuid in candidates]
     if microversion.at_least(req, '1.12'):
-        out = [{'allocations': {uuid: {'resources': dict(resources)}}}
-               for uuid in candidates]
-        if microversion.at_least(req, '1.34'):
-            for entry, uuid in zip(out, candidates):
-                entry['mappings'] = {'': [uuid]}
-        return out
+        return [{'allocations': {uuid: {'resources': resources}}}
+                for uuid in candidates]
     return [{'allocations': [{'resource_provider': {'uuid': uuid},
-                              'resources': dict(resources)}]}
+                              'resources': resources}]}
             for uuid in candidates]
 
 
 def _summaries(req, summaries: dict, resources: dict) -> dict:
     every_class = microversion.at_least(req, '1.27')
+    with_traits = microversion.at_least(req, '1.17')
+    with_tree = microversion.at_least(req, '1.29')
+    if every_class and with_traits and with_tree:
+        return summaries  # already in the latest shape
     out = {}
     for uuid, summary in summaries.items():
-        entry = {'resources': {
+        entry = {'resources': summary['resources'] if every_class else {
             name: value for name, value in summary['resources'].items()
-            if every_class or name in resources}}
-        if microversion.at_least(req, '1.17'):
+            if name in resources}}
+        if with_traits:
             entry['traits'] = summary['traits']
-        if microversion.at_least(req, '1.29'):
+        if with_tree:
             entry['parent_provider_uuid'] = summary['parent_provider_uuid']
             entry['root_provider_uuid'] = summary['root_provider_uuid']
         out[uuid] = entry
     return out
+
+
+_quote = json.encoder.encode_basestring_ascii
+
+
+def _encoded_once(value, cache: dict) -> str:
+    """JSON of a summary value, encoded once per shared object."""
+    text = cache.get(id(value))
+    if text is None:
+        text = cache[id(value)] = json.dumps(value)
+    return text
+
+
+def _body_text(req, result: dict, resources: dict) -> str:
+    """The response as JSON text, one format per candidate.
+
+    Thousands of candidates made the nested dicts, the garbage collector
+    they woke up and the encoder most of the request's time. The get_candidates
+    summaries share their 'resources' and 'traits' values, so each
+    distinct value is encoded once. Only for 1.27 and later (every class
+    shown); earlier versions take the plain path.
+    """
+    resources_json = json.dumps(resources)
+    if microversion.at_least(req, '1.34'):
+        request = ('{"allocations":{%%s:{"resources":%s}},'
+                   '"mappings":{"":[%%s]}}' % resources_json)
+        requests = [request % (q, q)
+                    for q in map(_quote, result['candidates'])]
+    else:
+        request = '{"allocations":{%%s:{"resources":%s}}}' % resources_json
+        requests = [request % q for q in map(_quote, result['candidates'])]
+    with_tree = microversion.at_least(req, '1.29')
+    cache = {}
+    summaries = []
+    for uuid, summary in result['summaries'].items():
+        text = '%s:{"resources":%s,"traits":%s' % (
+            _quote(uuid), _encoded_once(summary['resources'], cache),
+            _encoded_once(summary['traits'], cache))
+        if with_tree:
+            parent = summary['parent_provider_uuid']
+            text += ',"parent_provider_uuid":%s,"root_provider_uuid":%s' % (
+                'null' if parent is None else _quote(parent),
+                _quote(summary['root_provider_uuid']))
+        summaries.append(text + '}')
+    return ('{"allocation_requests":[%s],"provider_summaries":{%s}}'
+            % (','.join(requests), ','.join(summaries)))
 
 
 @microversion.version_range('1.10')
@@ -83,6 +136,9 @@ def list_candidates(req):
             exceptions.InvalidProviderRequest) as exc:
         raise wsgi_util.HTTPError(400, 'Invalid query string parameters: '
                                   '%s' % exc)
+    if microversion.at_least(req, '1.27'):
+        return wsgi_util.json_response(req, _body_text(req, result,
+                                                       resources))
     return wsgi_util.json_response(req, {
         'allocation_requests': _requests(req, result['candidates'],
                                          resources),

@@ -1,10 +1,12 @@
 """Allocation candidates: providers that can satisfy a request, found by
-one SQL query (capacity, traits, aggregates, tree), then summarised."""
+one SQL query (capacity, traits, aggregates, tree), then summarised from
+their rows fetched by primary key."""
 
 import sqlalchemy as sa
 
 from blazar_ext.db.api.placement import aggregate as agg_api
 from blazar_ext.db.api.placement import inventory as inv_api
+from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import placement as models
@@ -12,6 +14,12 @@ from blazar_ext.db import session as db_session
 
 RP = models.ResourceProvider
 INV = models.Inventory
+RC = models.ResourceClass
+RPT = models.ResourceProviderTrait
+TRAIT = models.Trait
+# Candidate ids per IN list: well under the bound parameters any database
+# takes (SQLite 32766, PostgreSQL 65535).
+_IN_CHUNK = 10000
 
 
 def candidate_query(session, resources: dict, required=None,
@@ -43,6 +51,11 @@ def candidate_query(session, resources: dict, required=None,
     return query
 
 
+def _chunks(ids: list, size: int = _IN_CHUNK):
+    for start in range(0, len(ids), size):
+        yield ids[start:start + size]
+
+
 def get_candidates(context, resources: dict, required=None, member_of=(),
                    forbidden_aggregates=(), in_tree=None,
                    root_required=None, limit=None) -> dict:
@@ -50,8 +63,10 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
 
     A summary has 'resources' ({class: {capacity, used}} for every class
     the provider has), 'traits', 'parent_provider_uuid' and
-    'root_provider_uuid'. Two queries in all, each joining the candidate
-    query as a subquery, whatever the number of candidates.
+    'root_provider_uuid'. The candidate query runs once; inventories,
+    usages and traits then come by primary key for the candidate ids.
+    Equal 'resources' and 'traits' values are one shared object (most
+    providers look alike): treat summaries as read-only.
     """
     with db_session.reader.using(context) as session:
         names = set()
@@ -62,50 +77,71 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
         if in_tree is not None and session.scalar(
                 sa.select(RP.id).where(RP.uuid == in_tree)) is None:
             return {'candidates': [], 'summaries': {}}
-        cand = candidate_query(
-            session, resources, required, member_of, forbidden_aggregates,
-            in_tree, root_required, limit).subquery()
-        parent = sa.orm.aliased(RP)
-        root = sa.orm.aliased(RP)
-        inv = sa.orm.aliased(INV)
         conn = session.connection()
-        rows = conn.execute(
-            sa.select(cand.c.id, RP.uuid, parent.uuid, root.uuid,
-                      models.ResourceClass.name,
-                      *[getattr(inv, f) for f in inv_api.FIELDS],
-                      inv_api.used_expression(inv.resource_provider_id,
-                                              inv.resource_class_id))
-            .join(RP, RP.id == cand.c.id)
-            .outerjoin(parent, parent.id == RP.parent_provider_id)
-            .outerjoin(root, root.id == RP.root_provider_id)
-            .join(inv, inv.resource_provider_id == cand.c.id)
-            .join(models.ResourceClass,
-                  models.ResourceClass.id == inv.resource_class_id)
-            .order_by(cand.c.id))
-        candidates, summaries, by_id = [], {}, {}
-        nfields = len(inv_api.FIELDS)
-        for row in rows:
-            pid, uuid, parent_uuid, root_uuid, rc_name = row[:5]
-            summary = by_id.get(pid)
-            if summary is None:
-                candidates.append(uuid)
-                summary = by_id[pid] = summaries[uuid] = {
-                    'resources': {}, 'traits': [],
-                    'parent_provider_uuid': parent_uuid,
-                    'root_provider_uuid': root_uuid or uuid}
-            values = dict(zip(inv_api.FIELDS, row[5:5 + nfields]))
-            summary['resources'][rc_name] = {
-                'capacity': inv_api.capacity(values),
-                'used': int(row[5 + nfields])}
-        traits = conn.execute(
-            sa.select(cand.c.id, models.Trait.name)
-            .join(models.ResourceProviderTrait,
-                  models.ResourceProviderTrait.resource_provider_id ==
-                  cand.c.id)
-            .join(models.Trait,
-                  models.Trait.id == models.ResourceProviderTrait.trait_id)
-            .order_by(models.Trait.name))
-        for pid, name in traits:
-            if pid in by_id:
-                by_id[pid]['traits'].append(name)
-        return {'candidates': candidates, 'summaries': summaries}
+        # Plain tuples fetched at once, and only the columns a summary
+        # shows: at thousands of candidates the per-row Python work and
+        # the objects it makes are most of the cost.
+        providers = conn.execute(candidate_query(
+            session, resources, required, member_of, forbidden_aggregates,
+            in_tree, root_required, limit).add_columns(
+                RP.uuid, RP.parent_provider_id, RP.root_provider_id)).all()
+        ids = [row[0] for row in providers]
+        inventories, traits = [], []
+        for chunk in _chunks(ids):
+            inventories += conn.execute(
+                sa.select(INV.resource_provider_id, INV.resource_class_id,
+                          INV.total, INV.reserved, INV.allocation_ratio,
+                          inv_api.used_expression(INV.resource_provider_id,
+                                                  INV.resource_class_id))
+                .where(INV.resource_provider_id.in_(chunk))).all()
+            traits += conn.execute(
+                sa.select(RPT.resource_provider_id, RPT.trait_id)
+                .where(RPT.resource_provider_id.in_(chunk))).all()
+        class_names = dict(conn.execute(sa.select(RC.id, RC.name).where(
+            RC.id.in_({row[1] for row in inventories}))).all())
+        trait_names = dict(conn.execute(sa.select(TRAIT.id, TRAIT.name).where(
+            TRAIT.id.in_({row[1] for row in traits}))).all())
+        uuids = {row[0]: row[1] for row in providers}
+        uuids.update(provider_base.uuids_of(
+            session, {pid for row in providers for pid in row[2:]
+                      if pid is not None and pid not in uuids}))
+    return _summarise(providers, uuids, inventories, class_names, traits,
+                      trait_names)
+
+
+def _summarise(providers, uuids, inventories, class_names, traits,
+               trait_names) -> dict:
+    entries_by_id = {}
+    for pid, class_id, total, reserved, ratio, used in inventories:
+        entry = (class_names[class_id], int((total - reserved) * ratio),
+                 int(used))
+        entries = entries_by_id.get(pid)
+        if entries is None:
+            entries_by_id[pid] = [entry]
+        else:
+            entries.append(entry)
+    traits_by_id = {}
+    for pid, trait_id in traits:
+        names = traits_by_id.get(pid)
+        if names is None:
+            traits_by_id[pid] = [trait_names[trait_id]]
+        else:
+            names.append(trait_names[trait_id])
+    shared_resources, shared_traits = {}, {}
+    candidates, summaries = [], {}
+    for pid, uuid, parent_id, root_id in providers:
+        key = tuple(entries_by_id[pid])
+        resources = shared_resources.get(key)
+        if resources is None:
+            resources = shared_resources[key] = {
+                name: {'capacity': capacity, 'used': used}
+                for name, capacity, used in key}
+        names = traits_by_id.get(pid, [])
+        names.sort()
+        names = shared_traits.setdefault(tuple(names), names)
+        candidates.append(uuid)
+        summaries[uuid] = {
+            'resources': resources, 'traits': names,
+            'parent_provider_uuid': uuids.get(parent_id),
+            'root_provider_uuid': uuids.get(root_id, uuid)}
+    return {'candidates': candidates, 'summaries': summaries}
