@@ -202,16 +202,30 @@ def _update_detail(session, reservation_id: str, spec: dict) -> None:
 
 
 def _set_events(session, lease_id: str, events: list) -> None:
-    """Replace the lease's UNDONE events of the given types."""
+    """Replace the lease's UNDONE events of the given types.
+
+    The rows are locked: an event a manager has claimed cannot be moved
+    (Conflict), and a manager cannot claim one being moved (event_claim
+    waits for the lock, then sees the new time). Otherwise an end event
+    claimed at the old end ended a lease whose end had just been extended.
+    """
     for event in events:
         existing = session.scalars(sa.select(models.Event).where(
             models.Event.lease_id == lease_id,
-            models.Event.event_type == event['event_type'])).first()
+            models.Event.event_type == event['event_type'])
+            .with_for_update()
+            # Fresh values, not those the lease was read with.
+            .execution_options(populate_existing=True)).first()
         if existing is None:
             session.add(models.Event(lease_id=lease_id, status='UNDONE',
                                      **event))
         elif existing.status == 'UNDONE':
             existing.time = event['time']
+        elif (existing.status == 'IN_PROGRESS' and
+                existing.time != event['time']):
+            raise exceptions.Conflict(
+                reason='lease %s is being started or ended right now; '
+                       'try again' % lease_id)
     session.flush()
 
 
@@ -370,14 +384,15 @@ def event_claim(context, event_id: str, now: datetime.datetime,
     """Take an event for this manager; True if we won the claim.
 
     One UPDATE guarded by the status: of several managers, exactly one
-    sees rowcount 1.
+    sees rowcount 1. Guarded by the time too: an update may have moved
+    the event since it was found due.
     """
     event = models.Event
     stale = now - claim_timeout
     with db_session.writer.using(context) as session:
         result = session.execute(
             sa.update(event)
-            .where(event.id == event_id,
+            .where(event.id == event_id, event.time <= now,
                    sa.or_(event.status == 'UNDONE',
                           sa.and_(event.status == 'IN_PROGRESS',
                                   event.updated_at < stale)))

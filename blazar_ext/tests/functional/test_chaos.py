@@ -30,6 +30,7 @@ from blazar_ext import exceptions
 from blazar_ext import rpc
 from blazar_ext.rpc import manager_client
 from blazar_ext.tests import base as blazar_base
+from blazar_ext.tests.functional.api import test_leases
 from blazar_ext.tests.functional.enforcement import fixtures as efixtures
 from blazar_ext.tests.functional.enforcement import test_external_service
 from blazar_ext.tests.functional import services
@@ -480,3 +481,51 @@ class TestManagerCrashMidStart(_ChaosDeploymentTest, base.BaseTestCase):
             'the start notification')
         self.assertEqual(1, manager.log().count(
             'oslo.messaging.notification.lease.event.start_lease'))
+
+
+class TestUpdateRacingAnEvent(test_leases.LeaseTestCase):
+    """A lease extended while its end event is due (found by
+    tools/chaos/ha_leases.py --live): the update answered 200, then the
+    event, claimed at the old end, ended the lease and freed its hosts."""
+
+    def _due_end_event(self, lease_id: str, at: datetime.datetime):
+        timeout = datetime.timedelta(seconds=300)
+        return [e for e in lease_api.events_due(
+            blazar_context.get_admin_context(), at, timeout)
+            if e['lease_id'] == lease_id and
+            e['event_type'] == 'end_lease'][0], timeout
+
+    def _extend(self, lease_id: str):
+        return self.request('PUT', '/v1/leases/%s' % lease_id,
+                            {'end_date': test_leases._date(600)})
+
+    def test_claimed_end_event_cannot_move(self):
+        self.add_host('h1')
+        lease = self.create(start='now', end=test_leases._date(2))
+        self.run_events()
+        context = blazar_context.get_admin_context()
+        later = datetime.datetime.utcnow() + datetime.timedelta(minutes=3)
+        event, timeout = self._due_end_event(lease['id'], later)
+        self.assertTrue(lease_api.event_claim(context, event['id'], later,
+                                              timeout))
+        resp = self._extend(lease['id'])
+        self.assertEqual(409, resp.status, resp.text)
+        self.manager.service.event_loop.leases.handle_event(context, event)
+        shown = self.show(lease['id'])
+        # It ended at the end it had, which the update did not change.
+        self.assertEqual('TERMINATED', shown['status'])
+        self.assertLess(shown['end_date'], test_leases._date(60)
+                        .replace(' ', 'T'))
+
+    def test_moved_end_event_cannot_be_claimed(self):
+        self.add_host('h1')
+        lease = self.create(start='now', end=test_leases._date(2))
+        self.run_events()
+        context = blazar_context.get_admin_context()
+        later = datetime.datetime.utcnow() + datetime.timedelta(minutes=3)
+        event, timeout = self._due_end_event(lease['id'], later)
+        # Found due, then the lease is extended before the claim.
+        self.assertEqual(200, self._extend(lease['id']).status)
+        self.assertFalse(lease_api.event_claim(context, event['id'], later,
+                                               timeout))
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
