@@ -3,10 +3,15 @@
 processes over RabbitMQ, on MariaDB then PostgreSQL, under hundreds of
 concurrent lease creates, updates and deletes competing for a few hosts.
 
+A share of the creates (--live) start now and end a minute or two later,
+so the managers' event loops start and end leases while other requests
+update and delete them.
+
 Lost, for this script: an overlapping allocation on one host, an answer
 other than 2xx/403/404/409 (5xx, or none within the client timeout), a
-lease left in a transitional status, a lease holding fewer than min or
-more than max hosts, a 201 lease missing or a 204 lease still there.
+lease left in a transitional status or in ERROR, an event not DONE well
+after its time, a lease holding fewer than min or more than max hosts, a
+201 lease missing or a 204 lease still there.
 
     /work/venv/bin/python tools/chaos/ha_leases.py \
         [--backend mysql|postgresql|both] [--requests 400] [--threads 24] \
@@ -14,14 +19,16 @@ more than max hosts, a 201 lease missing or a 204 lease still there.
 """
 
 import argparse
+import datetime
 import sys
 import threading
+import time
 
 import chaoslib
 
 
 def hammer(deployment, load, total: int, threads: int, hosts: int,
-           seed: int) -> None:
+           seed: int, live: float) -> None:
     import random
     pool = []  # (lease_id, reservation_id) created and maybe alive
     pool_lock = threading.Lock()
@@ -46,9 +53,13 @@ def hammer(deployment, load, total: int, threads: int, hosts: int,
             roll = rnd.random()
             if target is None or roll < 0.5:
                 start, end = window(rnd)
+                start, end = chaoslib.date(start), chaoslib.date(end)
+                if rnd.random() < live:
+                    # Starts now, ends in a minute or two: its events run
+                    # while the others update and delete it.
+                    start, end = 'now', chaoslib.date(rnd.choice((1, 2)))
                 low = rnd.randint(1, 2)
-                lease = load.create('ha-%d' % i, chaoslib.date(start),
-                                    chaoslib.date(end), low,
+                lease = load.create('ha-%d' % i, start, end, low,
                                     rnd.randint(low, min(3, hosts)))
                 if lease:
                     with pool_lock:
@@ -83,20 +94,47 @@ def hammer(deployment, load, total: int, threads: int, hosts: int,
     chaoslib.run_threads(threads, worker)
 
 
+def wait_for_events(deployment, within: float = 300) -> None:
+    """Until no event due in the next five minutes is left undone."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        soon = datetime.datetime.utcnow() + datetime.timedelta(minutes=5)
+        if not deployment.query(
+                "SELECT id FROM events WHERE status <> 'DONE' AND "
+                "time <= :soon", soon=soon):
+            return
+        time.sleep(2)
+
+
 def run(backend: str, total: int, threads: int, hosts: int,
-        seed: int) -> int:
+        seed: int, live: float) -> int:
     reason = chaoslib.skip_reason(backend)
     if reason:
         print('SKIP %s: %s' % (backend, reason))
         return 2
-    with chaoslib.Deployment(backend, managers=2, apis=2,
-                             rpc_timeout=60) as deployment:
+    with chaoslib.Deployment(backend, managers=2, apis=2, rpc_timeout=60,
+                             extra_config='[manager]\nevent_interval = 0.5\n'
+                             'minutes_before_end_lease = 0\n'
+                             ) as deployment:
         load = chaoslib.Load(deployment.endpoints, seed=seed)
         for n in range(hosts):
             status, _ = load.request('POST', '/v1/os-hosts',
                                      {'name': 'chaos-host-%d' % n})
             assert status == 201, status
-        hammer(deployment, load, total, threads, hosts, seed)
+        hammer(deployment, load, total, threads, hosts, seed, live)
+        if live:
+            wait_for_events(deployment)
+        late = deployment.query(
+            "SELECT lease_id, event_type, status FROM events WHERE "
+            "status <> 'DONE' AND time <= :now",
+            now=datetime.datetime.utcnow() - datetime.timedelta(seconds=30))
+        errors = deployment.query(
+            "SELECT id FROM leases WHERE status = 'ERROR'")
+        # Ended though its end (perhaps moved by an update answered 200)
+        # is still ahead.
+        early = deployment.query(
+            "SELECT id, end_date FROM leases WHERE status = 'TERMINATED' "
+            "AND end_date > :now", now=datetime.datetime.utcnow())
         leases = deployment.query(
             'SELECT status, COUNT(*) FROM leases GROUP BY status')
         allocs = deployment.query(
@@ -105,7 +143,12 @@ def run(backend: str, total: int, threads: int, hosts: int,
                 chaoslib.overlapping_allocations(deployment) +
                 chaoslib.transitional_leases(deployment) +
                 chaoslib.half_made_leases(deployment) +
-                chaoslib.lease_accounting(deployment, load))
+                chaoslib.lease_accounting(deployment, load) +
+                ['event %s of lease %s is %s long after its time'
+                 % (e, lease, status) for lease, e, status in late] +
+                ['lease %s in ERROR' % row for row in errors] +
+                ['lease %s TERMINATED before its end %s' % row
+                 for row in early])
         for process in deployment.apis + deployment.managers:
             if not process.running():
                 lost.append('%s died' % process.name)
@@ -125,10 +168,14 @@ def main() -> int:
     parser.add_argument('--threads', type=int, default=24)
     parser.add_argument('--hosts', type=int, default=4)
     parser.add_argument('--seed', type=int, default=1)
+    parser.add_argument('--live', type=float, default=0.3,
+                        help='share of creates that start now and end a '
+                             'minute or two later (0: all in the future)')
     args = parser.parse_args()
     backends = (['mysql', 'postgresql'] if args.backend == 'both'
                 else [args.backend])
-    results = [run(b, args.requests, args.threads, args.hosts, args.seed)
+    results = [run(b, args.requests, args.threads, args.hosts, args.seed,
+                   args.live)
                for b in backends]
     return 1 if 1 in results else (2 if all(r == 2 for r in results) else 0)
 
