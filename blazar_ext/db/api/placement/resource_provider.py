@@ -44,11 +44,13 @@ def _rows_query() -> sa.Select:
 
 
 def _row_dict(row) -> dict:
-    values = row._asdict()
-    values.pop('id')
-    values['root_provider_uuid'] = (values['root_provider_uuid']
-                                    or values['uuid'])
-    return values
+    # By position: Row._asdict() costs more than the query at thousands.
+    (_id, uuid, name, generation, parent_uuid, root_uuid, created_at,
+     updated_at) = row
+    return {'uuid': uuid, 'name': name, 'generation': generation,
+            'parent_provider_uuid': parent_uuid,
+            'root_provider_uuid': root_uuid or uuid,
+            'created_at': created_at, 'updated_at': updated_at}
 
 
 def create(context, name: str, uuid: str | None = None,
@@ -131,7 +133,7 @@ def list_providers(context, name=None, uuid=None, in_tree=None,
             trait_api.check_exist(session, required.names)
             query = query.where(*trait_api.provider_filter(required, RP.id))
         return [_row_dict(row)
-                for row in session.connection().execute(query)]
+                for row in session.connection().execute(query).all()]
 
 
 def update(context, uuid: str, name: str, parent_uuid=None,
