@@ -386,7 +386,8 @@ def report(title: str, thrown: list, lost: list) -> int:
     print(title)
     print('thrown:')
     for line in thrown:
-        print('  ' + line.strip('\n'))
+        for part in line.strip('\n').split('\n'):
+            print('  ' + part)
     print('lost: %s' % ('nothing' if not lost else len(lost)))
     for line in lost:
         print('  LOST ' + line)
