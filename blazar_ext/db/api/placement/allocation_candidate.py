@@ -27,15 +27,15 @@ def candidate_query(session, resources: dict, required=None,
                     root_required=None, limit=None) -> sa.Select:
     """SELECT providers that alone satisfy ``resources`` and the filters.
 
-    One inventory join per requested class; usage is a correlated SUM on
-    the (provider, class) index, so the database does all the work.
+    Everything is a test on the provider row, in provider id order, so
+    a limit stops the scan early. The cheap index probes (tree, traits,
+    aggregates) come before capacity (an inventory probe and a
+    correlated SUM of usage), as SQLite tests them in the order written.
     """
     query = sa.select(RP.id).order_by(RP.id)
-    for class_id, amount in rp_api.resource_amounts(session, resources):
-        inv = sa.orm.aliased(INV)
-        query = query.join(inv, sa.and_(inv.resource_provider_id == RP.id,
-                                        inv.resource_class_id == class_id))
-        query = query.where(*inv_api.fits(inv, amount))
+    if in_tree is not None:
+        query = query.where(RP.root_provider_id ==
+                            rp_api.root_id_of(in_tree))
     if required:
         query = query.where(*trait_api.provider_filter(required, RP.id))
     if root_required:
@@ -43,9 +43,8 @@ def candidate_query(session, resources: dict, required=None,
             root_required, RP.root_provider_id))
     query = query.where(*agg_api.member_of_filter(
         member_of, forbidden_aggregates, RP.id))
-    if in_tree is not None:
-        query = query.where(RP.root_provider_id ==
-                            rp_api.root_id_of(in_tree))
+    for class_id, amount in rp_api.resource_amounts(session, resources):
+        query = query.where(inv_api.has_capacity(RP.id, class_id, amount))
     if limit is not None:
         query = query.limit(limit)
     return query
