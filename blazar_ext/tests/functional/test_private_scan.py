@@ -35,8 +35,12 @@ from blazar_ext.tests.functional import test_fuzz
 
 # Distinctive so that a hit can only be a leak.
 PRIVATE_NAMES = ('zqxcap_alpha', 'zqxcap_beta')
-PRIVATE_VALUES = ('zqxval-alpha-1', 'zqxval-alpha-2', 'zqxval-beta-1')
+PRIVATE_VALUES = ('zqxval-alpha-1', 'zqxval-alpha-2', 'zqxval-beta-1',
+                  'zqxval-beta-2')
+# Every private name starts with zqxcap and every value with zqxval, as do
+# the private namespace's object and tag: a hit anywhere is a leak.
 LEAK = re.compile('zqxcap|zqxval', re.IGNORECASE)
+assert all(LEAK.match(word) for word in PRIVATE_NAMES + PRIVATE_VALUES)
 # Admin-only reads the open policy leaves alone: seeing private data, and
 # other projects' leases (whose bodies repeat their authors'
 # resource_properties).
@@ -112,6 +116,9 @@ class TestPrivateScan(base.APITestCase):
                     {'private': True})
         self._admin('PATCH', '/v1/physical:host/properties/zqxcap_beta',
                     {'private': True})
+        # A value set after the flag keeps the flag.
+        self._admin('PUT', '/v1/os-hosts/%s' % h2['id'],
+                    {'zqxcap_beta': 'zqxval-beta-2'})
         fip = self._admin('POST', '/v1/floatingips', {
             'floating_network_id': 'net-1',
             'floating_ip_address': '10.0.0.1'})['floatingip']
