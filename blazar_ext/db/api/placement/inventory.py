@@ -159,15 +159,17 @@ def set_inventories(context, uuid: str, inventories: dict, generation: int,
         if removed:
             session.execute(sa.delete(INV).where(
                 INV.id.in_([existing[c] for c in removed])))
+        added = []
         for class_id, values in full.items():
             values = {f: values[f] for f in FIELDS}
             if class_id in existing:
                 session.execute(sa.update(INV).where(
                     INV.id == existing[class_id]).values(**values))
             else:
-                session.add(INV(resource_provider_id=provider.id,
-                                resource_class_id=class_id, **values))
-        session.flush()
+                added.append(dict(values, resource_provider_id=provider.id,
+                                  resource_class_id=class_id))
+        if added:
+            session.execute(sa.insert(INV), added)
         inventories = inventories_of(session, [provider.id])[provider.id]
         return {'inventories': inventories,
                 'resource_provider_generation': provider.generation}

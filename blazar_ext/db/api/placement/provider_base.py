@@ -31,8 +31,10 @@ def increment_generation(session, provider, expected: int,
     if result.rowcount != 1:
         raise exceptions.ConcurrentUpdateDetected(
             what='resource provider generation conflict (%s)' % what)
-    session.expire(provider)
-    provider.generation  # noqa: B018 -- reload now, inside the transaction
+    # The UPDATE matched, so the row holds exactly this: no read back.
+    sa.orm.attributes.set_committed_value(provider, 'generation',
+                                          expected + 1)
+    session.expire(provider, ['updated_at'])
 
 
 def uuids_of(session, provider_ids) -> dict:

@@ -19,9 +19,11 @@ get_model = provider_base.get_model
 
 
 def _to_dicts(session, providers) -> list:
-    uuids = provider_base.uuids_of(
-        session, [p.parent_provider_id for p in providers] +
-        [p.root_provider_id for p in providers])
+    uuids = {p.id: p.uuid for p in providers}
+    uuids.update(provider_base.uuids_of(session, [
+        pid for p in providers
+        for pid in (p.parent_provider_id, p.root_provider_id)
+        if pid not in uuids]))
     return [{'uuid': p.uuid, 'name': p.name, 'generation': p.generation,
              'parent_provider_uuid': uuids.get(p.parent_provider_id),
              'root_provider_uuid': uuids.get(p.root_provider_id, p.uuid),
@@ -57,9 +59,13 @@ def create(context, name: str, uuid: str | None = None,
            parent_uuid: str | None = None) -> dict:
     with db_session.writer.using(context) as session:
         uuid = uuid or uuidutils.generate_uuid()
-        for field, value in (('uuid', uuid), ('name', name)):
-            if session.scalar(sa.select(RP.id).where(
-                    getattr(RP, field) == value)):
+        # One query for both checks, compared by the database (its
+        # collation decides what equal means, as the constraint does).
+        same = (RP.uuid == uuid, RP.name == name)
+        taken = session.execute(sa.select(*same).where(sa.or_(*same))).all()
+        for index, (field, value) in enumerate((('uuid', uuid),
+                                                ('name', name))):
+            if any(row[index] for row in taken):
                 raise exceptions.ResourceProviderExists(field=field,
                                                         value=value)
         parent = None

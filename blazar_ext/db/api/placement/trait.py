@@ -67,9 +67,16 @@ def check_exist(session, names) -> None:
 
 
 def ids_by_name(session, names) -> dict:
-    check_exist(session, names)
-    return dict(session.execute(sa.select(_T.name, _T.id).where(
-        _T.name.in_(sorted(set(names))))).all())
+    """{name: id}; TraitNotFound naming every one not defined."""
+    names = set(names)
+    if not names:
+        return {}
+    found = dict(session.execute(sa.select(_T.name, _T.id).where(
+        _T.name.in_(sorted(names)))).all())
+    missing = names - set(found)
+    if missing:
+        raise exceptions.TraitNotFound(names=', '.join(sorted(missing)))
+    return found
 
 
 # Catalogue.
