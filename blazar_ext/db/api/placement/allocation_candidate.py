@@ -2,6 +2,9 @@
 one SQL query (capacity, traits, aggregates, tree), then summarised from
 their rows fetched by primary key."""
 
+import itertools
+import operator
+
 import sqlalchemy as sa
 
 from blazar_ext.db.api.placement import aggregate as agg_api
@@ -20,6 +23,7 @@ TRAIT = models.Trait
 # Candidate ids per IN list: well under the bound parameters any database
 # takes (SQLite 32766, PostgreSQL 65535).
 _IN_CHUNK = 10000
+_PARTITION = 500
 
 
 def candidate_query(session, resources: dict, required=None,
@@ -77,70 +81,83 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
                 sa.select(RP.id).where(RP.uuid == in_tree)) is None:
             return {'candidates': [], 'summaries': {}}
         conn = session.connection()
-        # Plain tuples fetched at once, and only the columns a summary
-        # shows: at thousands of candidates the per-row Python work and
-        # the objects it makes are most of the cost.
         providers = conn.execute(candidate_query(
             session, resources, required, member_of, forbidden_aggregates,
             in_tree, root_required, limit).add_columns(
                 RP.uuid, RP.parent_provider_id, RP.root_provider_id)).all()
         ids = [row[0] for row in providers]
-        inventories, traits = [], []
-        for chunk in _chunks(ids):
-            inventories += conn.execute(
-                sa.select(INV.resource_provider_id, INV.resource_class_id,
-                          INV.total, INV.reserved, INV.allocation_ratio,
-                          inv_api.used_expression(INV.resource_provider_id,
-                                                  INV.resource_class_id))
-                .where(INV.resource_provider_id.in_(chunk))).all()
-            traits += conn.execute(
-                sa.select(RPT.resource_provider_id, RPT.trait_id)
-                .where(RPT.resource_provider_id.in_(chunk))).all()
-        class_names = dict(conn.execute(sa.select(RC.id, RC.name).where(
-            RC.id.in_({row[1] for row in inventories}))).all())
-        trait_names = dict(conn.execute(sa.select(TRAIT.id, TRAIT.name).where(
-            TRAIT.id.in_({row[1] for row in traits}))).all())
+        resources_of = _resources_of(conn, ids)
+        traits_of = _traits_of(conn, ids)
         uuids = {row[0]: row[1] for row in providers}
         uuids.update(provider_base.uuids_of(
             session, {pid for row in providers for pid in row[2:]
                       if pid is not None and pid not in uuids}))
-    return _summarise(providers, uuids, inventories, class_names, traits,
-                      trait_names)
-
-
-def _summarise(providers, uuids, inventories, class_names, traits,
-               trait_names) -> dict:
-    entries_by_id = {}
-    for pid, class_id, total, reserved, ratio, used in inventories:
-        entry = (class_names[class_id], int((total - reserved) * ratio),
-                 int(used))
-        entries = entries_by_id.get(pid)
-        if entries is None:
-            entries_by_id[pid] = [entry]
-        else:
-            entries.append(entry)
-    traits_by_id = {}
-    for pid, trait_id in traits:
-        names = traits_by_id.get(pid)
-        if names is None:
-            traits_by_id[pid] = [trait_names[trait_id]]
-        else:
-            names.append(trait_names[trait_id])
-    shared_resources, shared_traits = {}, {}
+    no_traits = []
     candidates, summaries = [], {}
     for pid, uuid, parent_id, root_id in providers:
-        key = tuple(entries_by_id[pid])
-        resources = shared_resources.get(key)
-        if resources is None:
-            resources = shared_resources[key] = {
-                name: {'capacity': capacity, 'used': used}
-                for name, capacity, used in key}
-        names = traits_by_id.get(pid, [])
-        names.sort()
-        names = shared_traits.setdefault(tuple(names), names)
         candidates.append(uuid)
         summaries[uuid] = {
-            'resources': resources, 'traits': names,
+            'resources': resources_of.get(pid, {}),
+            'traits': traits_of.get(pid, no_traits),
             'parent_provider_uuid': uuids.get(parent_id),
             'root_provider_uuid': uuids.get(root_id, uuid)}
     return {'candidates': candidates, 'summaries': summaries}
+
+
+# Thousands of candidates mean tens of thousands of rows. They are read in
+# provider order a few hundred at a time and folded at once into values
+# shared by every provider that looks the same, so almost nothing made per
+# row outlives it: the garbage collector, not the database, was most of
+# the cost when every row was kept.
+
+def _grouped(conn, query_for, ids):
+    """(provider id, rows) from query_for(chunk of ids), in id order."""
+    for chunk in _chunks(ids):
+        result = conn.execute(query_for(chunk))
+        yield from itertools.groupby(
+            itertools.chain.from_iterable(result.partitions(_PARTITION)),
+            key=operator.itemgetter(0))
+
+
+def _resources_of(conn, ids) -> dict:
+    """{provider id: {class: {'capacity', 'used'}}}, equal ones shared."""
+    class_names = dict(conn.execute(sa.select(RC.id, RC.name)).all())
+
+    def query_for(chunk):
+        return (sa.select(INV.resource_provider_id, INV.resource_class_id,
+                          INV.total, INV.reserved, INV.allocation_ratio,
+                          inv_api.used_expression(INV.resource_provider_id,
+                                                  INV.resource_class_id))
+                .where(INV.resource_provider_id.in_(chunk))
+                .order_by(INV.resource_provider_id, INV.resource_class_id))
+
+    shared, result = {}, {}
+    for pid, rows in _grouped(conn, query_for, ids):
+        key = tuple((class_names[class_id], int((total - reserved) * ratio),
+                     int(used))
+                    for _pid, class_id, total, reserved, ratio, used in rows)
+        value = shared.get(key)
+        if value is None:
+            value = shared[key] = {name: {'capacity': capacity,
+                                          'used': used}
+                                   for name, capacity, used in key}
+        result[pid] = value
+    return result
+
+
+def _traits_of(conn, ids) -> dict:
+    """{provider id: sorted trait names}, equal lists shared."""
+    def query_for(chunk):
+        return (sa.select(RPT.resource_provider_id, TRAIT.name)
+                .join(TRAIT, TRAIT.id == RPT.trait_id)
+                .where(RPT.resource_provider_id.in_(chunk))
+                .order_by(RPT.resource_provider_id))
+
+    shared, result = {}, {}
+    for pid, rows in _grouped(conn, query_for, ids):
+        key = tuple(sorted(name for _pid, name in rows))
+        value = shared.get(key)
+        if value is None:
+            value = shared[key] = list(key)
+        result[pid] = value
+    return result
