@@ -141,8 +141,11 @@ def list_providers(context, name=None, uuid=None, in_tree=None,
         for class_id, amount in amounts:
             query = query.where(inv_api.has_capacity(RP.id, class_id,
                                                      amount))
-        return [_row_dict(row)
-                for row in session.connection().execute(query).all()]
+        # A few hundred rows at a time: kept rows outlive the request's
+        # young objects and wake a full garbage collection.
+        result = session.connection().execute(query)
+        return [_row_dict(row) for rows in result.partitions(500)
+                for row in rows]
 
 
 def update(context, uuid: str, name: str, parent_uuid=None,
