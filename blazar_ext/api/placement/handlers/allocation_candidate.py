@@ -44,8 +44,6 @@ def _summaries(req, summaries: dict, resources: dict) -> dict:
     every_class = microversion.at_least(req, '1.27')
     with_traits = microversion.at_least(req, '1.17')
     with_tree = microversion.at_least(req, '1.29')
-    if every_class and with_traits and with_tree:
-        return summaries  # already in the latest shape
     out = {}
     for uuid, summary in summaries.items():
         entry = {'resources': summary['resources'] if every_class else {
@@ -72,13 +70,12 @@ def _encoded_once(value, cache: dict) -> str:
 
 
 def _body_text(req, result: dict, resources: dict) -> str:
-    """The response as JSON text, one format per candidate.
+    """The response (1.27 and later) as JSON text, one format per candidate.
 
-    Thousands of candidates made the nested dicts, the garbage collector
-    they woke up and the encoder most of the request's time. The get_candidates
-    summaries share their 'resources' and 'traits' values, so each
-    distinct value is encoded once. Only for 1.27 and later (every class
-    shown); earlier versions take the plain path.
+    The same document _requests() and _summaries() give, without
+    thousands of nested dicts: they, the garbage collection they woke
+    and the encoder were most of the request. Summaries share their
+    'resources' and 'traits' values, so each distinct one is encoded once.
     """
     resources_json = json.dumps(resources)
     if microversion.at_least(req, '1.34'):
