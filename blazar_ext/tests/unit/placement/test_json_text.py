@@ -1,0 +1,92 @@
+"""Large placement lists written as JSON text say what the dicts say.
+
+GET /allocation_candidates (1.27 and later) and GET /resource_providers
+write their bodies with one string format per item; these tests hold
+that text to the documents the plain dict serializers give, at every
+microversion either path serves.
+"""
+
+import json
+
+import testtools
+import webob
+
+from blazar_ext.api.placement.handlers import allocation_candidate as ac
+from blazar_ext.api.placement.handlers import resource_provider as rp
+from blazar_ext.api.placement import microversion
+
+ROOT = '11111111-1111-1111-1111-111111111111'
+CHILD = '22222222-2222-2222-2222-222222222222'
+OTHER = '33333333-3333-3333-3333-333333333333'
+
+
+def _request(version: str, script_name: str = '/placement'):
+    req = webob.Request.blank('/x')
+    req.script_name = script_name
+    req.environ[microversion.ENV_KEY] = microversion.parse(version)
+    return req
+
+
+def _candidates() -> dict:
+    shared = {'VCPU': {'capacity': 12, 'used': 3},
+              'DISK_GB': {'capacity': 100, 'used': 0}}
+    traits = ['HW_CPU_X86_AVX', 'HW_CPU_X86_SSE']
+    return {
+        'candidates': [ROOT, CHILD, OTHER],
+        'summaries': {
+            ROOT: {'resources': shared, 'traits': traits,
+                   'parent_provider_uuid': None, 'root_provider_uuid': ROOT},
+            CHILD: {'resources': {'VCPU': {'capacity': 8, 'used': 8}},
+                    'traits': [], 'parent_provider_uuid': ROOT,
+                    'root_provider_uuid': ROOT},
+            OTHER: {'resources': shared, 'traits': traits,
+                    'parent_provider_uuid': None,
+                    'root_provider_uuid': OTHER}}}
+
+
+class TestCandidatesText(testtools.TestCase):
+
+    def test_text_is_the_dict_document(self):
+        resources = {'VCPU': 1, 'DISK_GB': 5}
+        for minor in range(27, microversion.MAX_VERSION.minor + 1):
+            req = _request('1.%d' % minor)
+            result = _candidates()
+            expected = {
+                'allocation_requests': ac._requests(
+                    req, result['candidates'], resources),
+                'provider_summaries': ac._summaries(
+                    req, result['summaries'], resources)}
+            self.assertEqual(
+                expected, json.loads(ac._body_text(req, result, resources)),
+                '1.%d' % minor)
+
+    def test_no_candidates(self):
+        body = ac._body_text(_request('1.39'),
+                             {'candidates': [], 'summaries': {}},
+                             {'VCPU': 1})
+        self.assertEqual({'allocation_requests': [],
+                          'provider_summaries': {}}, json.loads(body))
+
+
+class TestProviderListText(testtools.TestCase):
+
+    def test_text_is_the_serialized_list(self):
+        providers = [
+            {'uuid': ROOT, 'name': 'r\u00e9seau "1" \\ %s', 'generation': 4,
+             'parent_provider_uuid': None, 'root_provider_uuid': ROOT},
+            {'uuid': CHILD, 'name': 'child', 'generation': 0,
+             'parent_provider_uuid': ROOT, 'root_provider_uuid': ROOT}]
+        for minor in range(microversion.MAX_VERSION.minor + 1):
+            for script_name in ('/placement', '/a%20b/placement'):
+                req = _request('1.%d' % minor, script_name)
+                expected = {'resource_providers': [
+                    rp.serialize(req, p) for p in providers]}
+                self.assertEqual(
+                    expected, json.loads(rp._list_text(req, providers)),
+                    '1.%d %s' % (minor, script_name))
+
+    def test_text_is_ascii_as_the_encoder_writes_it(self):
+        text = rp._list_text(_request('1.39'), [
+            {'uuid': ROOT, 'name': 'r\u00e9seau', 'generation': 0,
+             'parent_provider_uuid': None, 'root_provider_uuid': ROOT}])
+        self.assertIn('"r\\u00e9seau"', text)
