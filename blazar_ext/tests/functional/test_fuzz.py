@@ -344,7 +344,7 @@ raw_bodies = st.one_of(
 hostile_scalars = st.one_of(_huge_ints, st.integers(), _floats,
                             st.sampled_from(NASTY_TEXT), _unicode,
                             _huge_text(256), st.none(), st.booleans(),
-                            st.just([]), st.just({}))
+                            st.builds(list), st.builds(dict))
 
 
 @st.composite
