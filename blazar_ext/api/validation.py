@@ -36,6 +36,19 @@ def parse_json(body: bytes):
     return data
 
 
+def nul_in_url(req) -> bool:
+    """Whether the decoded path or a query parameter has a NUL character.
+
+    PostgreSQL cannot compare a string holding one, and no name or id
+    needs it; call after the path and query decoded (UnicodeDecodeError
+    otherwise).
+    """
+    if '\x00' in req.path_info:
+        return True
+    return any('\x00' in key or '\x00' in value
+               for key, value in req.GET.items())
+
+
 def _has_nul(data) -> bool:
     """Whether a NUL character is in any string, key or value, of
     ``data`` (already bounded in depth by the parser)."""

@@ -52,6 +52,9 @@ class Router:
         except UnicodeDecodeError:
             return error(400, 'The request path or query string is not '
                               'valid UTF-8.')
+        if validation.nul_in_url(req):
+            return error(400, 'The request path or query string has a NUL '
+                              'character (%00).')
         allowed = []
         for route in self.routes:
             match = route.regex.match(path)

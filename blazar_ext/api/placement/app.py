@@ -25,6 +25,7 @@ from blazar_ext.api.placement.handlers import trait
 from blazar_ext.api.placement.handlers import usage
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import wsgi_util
+from blazar_ext.api import validation
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import trait as trait_api
@@ -124,6 +125,10 @@ class PlacementApp:
         except UnicodeDecodeError:
             raise wsgi_util.HTTPError(
                 400, 'The request path or query string is not valid UTF-8.')
+        if validation.nul_in_url(req):
+            raise wsgi_util.HTTPError(
+                400, 'The request path or query string has a NUL '
+                     'character (%00).')
         for pattern, methods in self.routes:
             match = pattern.match(path)
             if match is None:

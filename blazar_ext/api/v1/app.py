@@ -9,6 +9,7 @@ from blazar_ext.api import hooks
 from blazar_ext.api.middleware import faults
 from blazar_ext.api.v1 import errors
 from blazar_ext.api.v1 import root
+from blazar_ext.api import validation
 
 
 class _JsonOnly:
@@ -55,24 +56,44 @@ def _undecodable(req) -> tuple | None:
     return None
 
 
-class _NoEmptySegments:
-    """An empty path segment (/v1/leases//) names nothing: 404.
+class _RoutablePathsOnly:
+    """Refuses paths Pecan must not route.
 
-    Pecan would route it to get_one() or delete() without the id and fail
-    with a TypeError.
+    An empty segment (/v1/leases//) names nothing: 404 (Pecan would call
+    get_one() or delete() without the id). A path or query string that is
+    not UTF-8, or holds a NUL character, is the client's error: 400.
     """
 
     def __init__(self, app):
         self.app = app
 
     def __call__(self, environ, start_response):
-        if '//' in environ.get('PATH_INFO', ''):
-            content_type, body = errors.render(
-                404, 'Not Found', faults.message_for(404))
-            return webob.Response(
-                status=404, content_type=content_type, charset='UTF-8',
-                body=body)(environ, start_response)
-        return self.app(environ, start_response)
+        req = webob.Request(environ)
+        refusal = _unroutable(req)
+        if refusal is None:
+            return self.app(environ, start_response)
+        status, title, message = refusal
+        content_type, body = errors.render(status, title, message)
+        return webob.Response(
+            status=status, content_type=content_type, charset='UTF-8',
+            body=body)(environ, start_response)
+
+
+def _unroutable(req) -> tuple | None:
+    """(status, title, message) for a path Pecan must not route."""
+    try:
+        path = req.path_info
+        req.GET
+    except UnicodeDecodeError:
+        return (400, 'Bad Request',
+                'The request path or query string is not valid UTF-8.')
+    if '//' in path:
+        return 404, 'Not Found', faults.message_for(404)
+    if validation.nul_in_url(req):
+        return (400, 'Bad Request',
+                'The request path or query string has a NUL character '
+                '(%00).')
+    return None
 
 
 def build() -> object:
@@ -80,5 +101,5 @@ def build() -> object:
                          hooks=[hooks.ContextHook(), errors.ErrorHook()],
                          force_canonical=False,
                          guess_content_type_from_ext=False)
-    return faults.JsonErrors(_NoEmptySegments(_JsonOnly(app)),
+    return faults.JsonErrors(_RoutablePathsOnly(_JsonOnly(app)),
                              errors.render)

@@ -2,6 +2,7 @@
 refuses them in JSON bodies with a 400 in its own error shape."""
 
 from blazar_ext.tests import base
+from blazar_ext.tests.functional import backends
 
 PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
 
@@ -34,3 +35,37 @@ class TestNulInBodies(base.APITestCase):
                             {'name': 'q\x00', 'title': 'Q',
                              'type': 'string'})
         self.assertEqual(400, resp.status, resp.text)
+
+
+class TestNulInUrls(base.APITestCase):
+    """A NUL in the path or a query parameter: 400 in each family's shape
+    (PostgreSQL would fail the lookup with a 500)."""
+
+    CASES = [
+        ('/v1/leases/%00', lambda body: body['error_message']),
+        ('/v1/os-hosts?name=a%00', lambda body: body['error_message']),
+        ('/v1/os-hosts/properties?detail=%00',
+         lambda body: body['error_message']),
+        ('/placement/resource_providers?name=rp%00',
+         lambda body: body['errors'][0]['detail']),
+        ('/placement/traits/CUSTOM_%00',
+         lambda body: body['errors'][0]['detail']),
+        ('/v2/metadefs/namespaces/n%00',
+         lambda body: body['error']['message']),
+        ('/v2/metadefs/namespaces?resource_types=%00x',
+         lambda body: body['error']['message']),
+    ]
+
+    def test_refused(self):
+        for path, message in self.CASES:
+            resp = self.request('GET', path, headers=PLACEMENT)
+            self.assertEqual(400, resp.status, '%s: %s' % (path, resp.text))
+            self.assertIn('NUL', message(resp.json()), path)
+
+    def test_percent_sign_alone_is_not_refused(self):
+        resp = self.request('GET', '/v1/os-hosts?name=a%2500')
+        self.assertEqual(200, resp.status, resp.text)
+
+
+class TestNulInUrlsPostgreSQL(backends.OnBackend, TestNulInUrls):
+    BACKEND = 'postgresql'

@@ -8,42 +8,20 @@ real databases.
 
 import contextlib
 import threading
-import types
 
-from oslo_db.sqlalchemy import engines
 import sqlalchemy as sa
 
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import allocation as allocation_api
-from blazar_ext.db import migration
 from blazar_ext.db.models import lease as lease_models
-from blazar_ext.db import session as db_session
-from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_lease_concurrency
 from blazar_ext.tests.functional.api import test_lease_update
 from blazar_ext.tests.functional.api import test_leases
-from blazar_ext.tests.functional import services
+from blazar_ext.tests.functional import backends
 
 
-class _OnBackend:
-    BACKEND = ''
-
-    def setUp(self):
-        base.TestCase.setUp(self)
-        reason = services.database_unavailable(self.BACKEND)
-        if reason:
-            self.skipTest(reason)
-        database = self.useFixture(services.Database(self.BACKEND))
-        engine = engines.create_engine(database.url)
-        self.addCleanup(engine.dispose)
-        migration.upgrade('head', engine)
-        self.conf.set_override('connection', database.url, group='database')
-        self.addCleanup(db_session.context_manager.patch_engine(engine))
-        self.db = types.SimpleNamespace(engine=engine, url=database.url)
-        self.conf.set_override('event_interval', 3600, group='manager')
-        self.manager = self.useFixture(fixtures.ManagerFixture())
-        self.api = self.useFixture(fixtures.APIFixture())
+_OnBackend = backends.OnBackend
 
 
 class _RowLocksOnly:
