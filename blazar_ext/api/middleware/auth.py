@@ -16,6 +16,19 @@ PUBLIC_PATHS = frozenset(['', '/', '/placement', '/placement/', '/v1',
                           '/v1/', '/v2', '/v2/'])
 
 
+# The longest user or project id the database stores (Keystone's are 64).
+MAX_ID_LENGTH = 255
+_IDENTITY_HEADERS = ('HTTP_X_USER_ID', 'HTTP_X_PROJECT_ID')
+
+
+def _json_error(status: int, title: str, message: str) -> webob.Response:
+    """keystonemiddleware's error shape: {"error": {code, title, message}}."""
+    return webob.Response(
+        status=status, content_type='application/json', charset='UTF-8',
+        body=jsonutils.dump_as_bytes({'error': {
+            'code': status, 'title': title, 'message': message}}))
+
+
 class NoAuth:
     """Trusts the identity headers; X-Auth-Token: admin alone means admin.
 
@@ -28,6 +41,12 @@ class NoAuth:
         self.app = app
 
     def __call__(self, environ, start_response):
+        for header in _IDENTITY_HEADERS:
+            if len(environ.get(header, '')) > MAX_ID_LENGTH:
+                return _json_error(400, 'Bad Request', (
+                    '%s is longer than %d characters.'
+                    % (header[5:].replace('_', '-').title(), MAX_ID_LENGTH)
+                ))(environ, start_response)
         if (environ.get('HTTP_X_AUTH_TOKEN') == 'admin'
                 and not environ.get('HTTP_X_ROLES')):
             environ['HTTP_X_ROLES'] = 'admin'
@@ -93,9 +112,7 @@ class JsonAuthErrors:
                            'unavailable; try again later.')
             resp.content_type = 'application/json'
             resp.charset = 'UTF-8'
-            resp.body = jsonutils.dump_as_bytes({'error': {
-                'code': resp.status_int, 'title': title,
-                'message': message}})
+            resp.body = _json_error(resp.status_int, title, message).body
         return resp(environ, start_response)
 
 
