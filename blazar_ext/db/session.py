@@ -5,9 +5,25 @@ Database functions open a transaction with ``reader.using(context)`` or
 """
 
 from oslo_db.sqlalchemy import enginefacade
+import sqlalchemy as sa
 
 context_manager = enginefacade.transaction_context()
 context_manager.configure(sqlite_fk=True)
+
+
+@sa.event.listens_for(sa.engine.Engine, 'connect')
+def _mysql_speaks_utf8mb4(dbapi_connection, connection_record) -> None:
+    """MySQL connections speak utf8mb4, as the tables are.
+
+    oslo.db connects with charset=utf8 (three bytes) unless the URL names
+    one, and MySQL then cannot compare or store a character past U+FFFF
+    (an emoji in a name or a path): "Illegal mix of collations", a 500.
+    """
+    set_character_set = getattr(dbapi_connection, 'set_character_set', None)
+    if (set_character_set is not None
+            and dbapi_connection.character_set_name() != 'utf8mb4'):
+        set_character_set('utf8mb4')
+
 
 reader = context_manager.reader
 writer = context_manager.writer

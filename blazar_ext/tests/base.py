@@ -1,5 +1,6 @@
 """Base test cases."""
 
+import fixtures
 from oslotest import base
 
 from blazar_ext.tests import fixtures as blazar_fixtures
@@ -14,11 +15,16 @@ class TestCase(base.BaseTestCase):
 
 
 class DBTestCase(TestCase):
-    """With a fresh migrated SQLite database."""
+    """With a fresh migrated database: SQLite, unless a mix-in such as
+    tests.functional.backends.OnBackend gives another."""
 
     def setUp(self):
         super().setUp()
-        self.db = self.useFixture(blazar_fixtures.DatabaseFixture())
+        self.db = self.useFixture(self.database_fixture())
+
+    def database_fixture(self) -> fixtures.Fixture:
+        """The database fixture; it has ``url`` and ``engine``."""
+        return blazar_fixtures.DatabaseFixture()
 
 
 class APITestCase(DBTestCase):

@@ -54,6 +54,7 @@ from blazar_ext.api.metadefs import app as metadefs_app
 from blazar_ext.api.placement import app as placement_app
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import backends
 
 DEFAULT_EXAMPLES = 8
 EXAMPLES = int(os.environ.get('BLAZAR_EXT_FUZZ_EXAMPLES') or
@@ -823,3 +824,14 @@ class TestKnownBadInput(base.APITestCase):
             'GET', '/placement/allocation_candidates?resources=VCPU:1&limit='
             + '9' * 20, headers=self.MV)
         self.assertEqual(200, resp.status, resp.text)
+
+
+class TestFuzzMySQL(backends.OnBackend, TestFuzz):
+    """The same requests on MariaDB/MySQL: its own limits (integer ranges,
+    column lengths, 4-byte characters) must give 4xx too."""
+    BACKEND = 'mysql'
+
+
+class TestFuzzPostgreSQL(backends.OnBackend, TestFuzz):
+    """The same requests on PostgreSQL (strict types, no NUL in text)."""
+    BACKEND = 'postgresql'
