@@ -374,6 +374,27 @@ def lease_accounting(deployment: Deployment, load: Load) -> list:
     return lost
 
 
+def service_state(deployment: Deployment, load: Load | None = None) -> list:
+    """Every check of the service's state after a run: no double booking,
+    no stuck or half made lease, every answered lease accounted for (when
+    ``load`` is given), every process still running."""
+    lost = (overlapping_allocations(deployment) +
+            transitional_leases(deployment) +
+            half_made_leases(deployment))
+    if load is not None:
+        lost += lease_accounting(deployment, load)
+    for process in deployment.apis + deployment.managers:
+        if not process.running():
+            lost.append('%s died' % process.name)
+    return lost
+
+
+def lease_statuses(deployment: Deployment) -> dict:
+    """{status: number of leases}."""
+    return dict(deployment.query(
+        'SELECT status, COUNT(*) FROM leases GROUP BY status'))
+
+
 def bad_answers(load: Load, limit: int = 20) -> list:
     return ['%s %s -> %s %s' % item for item in load.bad[:limit]] + (
         ['... and %d more' % (len(load.bad) - limit)]

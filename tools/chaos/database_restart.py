@@ -143,15 +143,9 @@ def run(down: float, threads: int, rpc_timeout: int, slack: float,
         thrown.append('leases made though their create got no 201: %d'
                       % len(in_db - load.created))
         load.created |= in_db
-        lost += (chaoslib.overlapping_allocations(deployment) +
-                 chaoslib.transitional_leases(deployment) +
-                 chaoslib.half_made_leases(deployment) +
-                 chaoslib.lease_accounting(deployment, load))
-        for process in deployment.apis + deployment.managers:
-            if not process.running():
-                lost.append('%s died' % process.name)
-        thrown.append('leases afterwards: %s' % dict(deployment.query(
-            'SELECT status, COUNT(*) FROM leases GROUP BY status')))
+        lost += chaoslib.service_state(deployment, load)
+        thrown.append('leases afterwards: %s'
+                      % chaoslib.lease_statuses(deployment))
     return chaoslib.report(
         'Database (private mariadbd) stopped, started, crashed under load: '
         '%d threads, 2 APIs, 2 managers, rpc_timeout %ds (bound %.1fs)'

@@ -255,15 +255,9 @@ def run(backend: str, allow_on_error: bool, timeout: float, per_mode: int,
                             '%ss)' % (mode, slowest, bound, timeout))
         service.stop()
         lost += (chaoslib.bad_answers(load) +
-                 chaoslib.transitional_leases(deployment) +
-                 chaoslib.half_made_leases(deployment) +
-                 chaoslib.overlapping_allocations(deployment))
-        for process in deployment.apis + deployment.managers:
-            if not process.running():
-                lost.append('%s died' % process.name)
-        statuses = dict(deployment.query(
-            'SELECT status, COUNT(*) FROM leases GROUP BY status'))
-        thrown.append('leases afterwards: %s' % statuses)
+                 chaoslib.service_state(deployment))
+        thrown.append('leases afterwards: %s'
+                      % chaoslib.lease_statuses(deployment))
         thrown.append('service calls: %d' % service.calls)
     return chaoslib.report(
         'Enforcement service faults on %s, allow_on_error=%s, timeout %ss '

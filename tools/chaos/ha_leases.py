@@ -135,29 +135,22 @@ def run(backend: str, total: int, threads: int, hosts: int,
         early = deployment.query(
             "SELECT id, end_date FROM leases WHERE status = 'TERMINATED' "
             "AND end_date > :now", now=datetime.datetime.utcnow())
-        leases = deployment.query(
-            'SELECT status, COUNT(*) FROM leases GROUP BY status')
+        leases = chaoslib.lease_statuses(deployment)
         allocs = deployment.query(
             'SELECT COUNT(*) FROM computehost_allocations')[0][0]
         lost = (chaoslib.bad_answers(load) +
-                chaoslib.overlapping_allocations(deployment) +
-                chaoslib.transitional_leases(deployment) +
-                chaoslib.half_made_leases(deployment) +
-                chaoslib.lease_accounting(deployment, load) +
+                chaoslib.service_state(deployment, load) +
                 ['event %s of lease %s is %s long after its time'
                  % (e, lease, status) for lease, e, status in late] +
                 ['lease %s in ERROR' % row for row in errors] +
                 ['lease %s TERMINATED before its end %s' % row
                  for row in early])
-        for process in deployment.apis + deployment.managers:
-            if not process.running():
-                lost.append('%s died' % process.name)
         return chaoslib.report(
             'HA on %s: 2 APIs, 2 managers, %d hosts, %d requests from %d '
             'threads' % (backend, hosts, total, threads),
             [load.summary(),
              'leases afterwards: %s; host allocations: %d'
-             % (dict(leases), allocs)], lost)
+             % (leases, allocs)], lost)
 
 
 def main() -> int:

@@ -156,8 +156,7 @@ def run(backend: str, leases: int, kills: int, interval: float,
 
         events = deployment.query(
             'SELECT e.lease_id, e.event_type, e.status FROM events e')
-        statuses = dict(deployment.query(
-            'SELECT status, COUNT(*) FROM leases GROUP BY status'))
+        statuses = chaoslib.lease_statuses(deployment)
         sent = notifications(deployment)
         # A create in flight on a manager that dies is answered 503 after
         # [manager] rpc_timeout: the API did not hang. It may or may not

@@ -166,15 +166,9 @@ def run(backend: str, down: float, threads: int, rpc_timeout: int,
                       '503: %d' % len(in_db - load.created))
         load.created |= in_db  # only 'missing' and 'not deleted' count
         load.bad = []
-        lost += (chaoslib.overlapping_allocations(deployment) +
-                 chaoslib.transitional_leases(deployment) +
-                 chaoslib.half_made_leases(deployment) +
-                 chaoslib.lease_accounting(deployment, load))
-        for process in deployment.apis + deployment.managers:
-            if not process.running():
-                lost.append('%s died' % process.name)
-        thrown.append('leases afterwards: %s' % dict(deployment.query(
-            'SELECT status, COUNT(*) FROM leases GROUP BY status')))
+        lost += chaoslib.service_state(deployment, load)
+        thrown.append('leases afterwards: %s'
+                      % chaoslib.lease_statuses(deployment))
     return chaoslib.report(
         'RabbitMQ (private node) stopped under load on %s: %d threads, '
         '2 APIs, 2 managers, rpc_timeout %ds (503 bound %.1fs)'
