@@ -132,6 +132,12 @@ class HostReservationPlugin:
         properties = host_properties.compile_host_filter(
             spec['hypervisor_properties'], spec['resource_properties'],
             private_visible=private_visible, known_capabilities=known)
+        try:
+            trait_api.check_exist(session, host_properties.trait_names(
+                spec['resource_properties']))
+        except exceptions.TraitNotFound as exc:
+            raise exceptions.Invalid(
+                reason='resource_properties: "$traits": %s' % exc)
         requirement = trait_requirement(spec.get('traits') or '')
         if not requirement:
             return properties

@@ -37,12 +37,22 @@ _OPERATORS = {'==': operator.eq, '!=': operator.ne, '<': operator.lt,
 @dataclasses.dataclass(frozen=True)
 class Target:
     """Where a property's value is and how a condition on it becomes a
-    condition on the resource row."""
+    condition on the resource row.
+
+    A ``multi`` target is a set of names (a host's traits): ``==`` and
+    ``in`` / ``<or>`` hold where one element equals a value, ``<all-in>``
+    where every value is an element; other operators are refused.
+    """
 
     name: str
     value: sa.ColumnElement
     numeric: bool
     wrap: Callable[[sa.ColumnElement], sa.ColumnElement]
+    multi: bool = False
+
+
+# What a set-valued property accepts, for its error message.
+MULTI_OPERATORS = ('==', 'in', '<or>', '<all-in>')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,12 +80,14 @@ class TableResolver:
     def __init__(self, field: str, columns: Mapping[str, sa.Column],
                  capabilities: CapabilityTable | None = None,
                  known_capabilities: Mapping[str, bool] | None = None,
-                 private_visible: bool = True):
+                 private_visible: bool = True,
+                 sets: Mapping[str, Target] | None = None):
         self.field = field
         self.columns = dict(columns)
         self.capabilities = capabilities
         self.known = known_capabilities
         self.private_visible = private_visible
+        self.sets = dict(sets or {})
 
     def unknown(self, name: str) -> exceptions.Invalid:
         if self.capabilities is None:
@@ -90,6 +102,8 @@ class TableResolver:
         column = self.columns.get(name)
         if column is not None:
             return self._column(name, column)
+        if name in self.sets:
+            return self.sets[name]
         if self.capabilities is None:
             raise self.unknown(name)
         if self.known is not None:
@@ -152,6 +166,8 @@ class _Compiler:
         if isinstance(node, language.Not):
             return sa.not_(self.node(node.item))
         target = self.resolver.resolve(node.prop)
+        if target.multi:
+            return self.element_of(target, node)
         if isinstance(node, language.Membership):
             if node.op == language.ALL_IN:
                 elements = sql.as_list(self.text(target))
@@ -163,6 +179,27 @@ class _Compiler:
                                      for value in node.values))
             return target.wrap(condition)
         return target.wrap(self.compare(target, node.op, node.value))
+
+    def element_of(self, target: Target, node) -> sa.ColumnElement:
+        """A test on a set-valued property: one wrap per required element,
+        so ``<all-in>`` needs each of them."""
+        if isinstance(node, language.Comparison) and node.op == '==':
+            return target.wrap(sql.equal(target.value,
+                                         sa.literal(node.value)))
+        if isinstance(node, language.Membership):
+            def has(value):
+                return target.wrap(sql.equal(target.value,
+                                             sa.literal(value)))
+            if node.op == language.ALL_IN:
+                return sa.and_(*(has(value) for value in node.values))
+            return target.wrap(sa.or_(*(
+                sql.equal(target.value, sa.literal(value))
+                for value in node.values)))
+        raise exceptions.Invalid(
+            reason='%s: "$%s" is a set of names; it takes %s (and "not" '
+                   'around them), not "%s"'
+            % (self.resolver.field, target.name,
+               ', '.join('"%s"' % op for op in MULTI_OPERATORS), node.op))
 
     def text(self, target: Target) -> sa.ColumnElement:
         if target.numeric:

@@ -6,7 +6,9 @@
 
 returns a condition over ComputeHost for a SELECT on computehosts.
 hypervisor_properties may name host columns only; resource_properties may
-name host columns and extra capabilities of 'physical:host'. The language is
+name host columns, extra capabilities of 'physical:host' and ``$traits``,
+the traits of the host's resource provider (``["==", "$traits",
+"CUSTOM_GPU"]`` requires one, ``["not", ...]`` forbids it). The language is
 described in blazar_ext.query.language and blazar_ext.query.compiler.
 
 This module does no I/O: the caller passes the capability names it knows
@@ -18,6 +20,7 @@ from typing import Mapping
 import sqlalchemy as sa
 
 from blazar_ext.db.models import host as models
+from blazar_ext.db.models import placement as placement_models
 from blazar_ext.query import compiler
 from blazar_ext.query import language
 
@@ -27,6 +30,10 @@ RESOURCE_TYPE = 'physical:host'
 COLUMNS = ('vcpus', 'memory_mb', 'local_gb', 'hypervisor_type',
            'hypervisor_version', 'hypervisor_hostname', 'cpu_info',
            'service_name', 'availability_zone')
+
+# The set-valued property of a host's traits; it shadows a capability of
+# the same name.
+TRAITS = 'traits'
 
 CAPABILITIES = compiler.CapabilityTable(
     resource_type=RESOURCE_TYPE,
@@ -53,6 +60,21 @@ def _columns() -> dict:
     return {name: getattr(models.ComputeHost, name) for name in COLUMNS}
 
 
+def _traits_target() -> compiler.Target:
+    """``$traits``: names of the traits of the host's resource provider.
+    A host without a provider has none, so ``not`` matches it."""
+    provider_id = models.ComputeHost.resource_provider_id
+    trait = placement_models.Trait
+    provider_trait = placement_models.ResourceProviderTrait
+
+    def wrap(condition):
+        return sa.and_(provider_id.is_not(None), provider_id.in_(
+            sa.select(provider_trait.resource_provider_id)
+            .join(trait, trait.id == provider_trait.trait_id)
+            .where(condition)))
+    return compiler.Target(TRAITS, trait.name, False, wrap, multi=True)
+
+
 def host_resolver(field: str = 'resource_properties',
                   known_capabilities: Mapping[str, bool] | None = None,
                   private_visible: bool = True,
@@ -62,7 +84,8 @@ def host_resolver(field: str = 'resource_properties',
     return compiler.TableResolver(
         field, _columns(),
         CAPABILITIES if capabilities_allowed else None,
-        known_capabilities, private_visible)
+        known_capabilities, private_visible,
+        sets={TRAITS: _traits_target()} if capabilities_allowed else None)
 
 
 def capability_names(hypervisor_properties, resource_properties) -> set:
@@ -73,7 +96,13 @@ def capability_names(hypervisor_properties, resource_properties) -> set:
     """
     parse(hypervisor_properties, 'hypervisor_properties')
     names = language.properties_of(parse(resource_properties))
-    return names - set(COLUMNS)
+    return names - set(COLUMNS) - {TRAITS}
+
+
+def trait_names(resource_properties) -> set:
+    """The trait names resource_properties tests ``$traits`` against, for
+    the caller to check that each exists."""
+    return language.values_of(parse(resource_properties), TRAITS)
 
 
 def compile_host_filter(hypervisor_properties, resource_properties,

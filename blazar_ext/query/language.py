@@ -107,6 +107,19 @@ def properties_of(node) -> set:
     return set().union(*(properties_of(item) for item in node.items))
 
 
+def values_of(node, prop: str) -> set:
+    """The values an expression compares property ``prop`` with."""
+    if node is None:
+        return set()
+    if isinstance(node, Comparison):
+        return {node.value} if node.prop == prop else set()
+    if isinstance(node, Membership):
+        return set(node.values) if node.prop == prop else set()
+    if isinstance(node, Not):
+        return values_of(node.item, prop)
+    return set().union(*(values_of(item, prop) for item in node.items))
+
+
 def _invalid(field: str, reason: str) -> exceptions.Invalid:
     return exceptions.Invalid(reason='%s: %s' % (field, reason))
 

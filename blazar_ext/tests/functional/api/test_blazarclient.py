@@ -120,3 +120,38 @@ class TestBlazarClientLeases(base.APITestCase):
                               'node-2', ok=False)
         self.assertNotEqual(0, proc.returncode)
         self.assertIn('vcpus', proc.stderr)
+
+    def test_lease_with_forbidden_trait(self):
+        # The client passes resource_properties as is: "$traits" asks for
+        # or forbids traits without a key the client does not know.
+        placement = {'OpenStack-API-Version': 'placement 1.39'}
+        self.assertEqual(201, self.request(
+            'PUT', '/placement/traits/CUSTOM_GPU', headers=placement).status)
+        for name in ('gpu-node', 'plain-node'):
+            self.assertEqual(201, self.request('POST', '/v1/os-hosts', {
+                'name': name}).status)
+        [provider] = self.request(
+            'GET', '/placement/resource_providers?name=gpu-node',
+            headers=placement).json()['resource_providers']
+        self.assertEqual(200, self.request(
+            'PUT', '/placement/resource_providers/%s/traits'
+            % provider['uuid'], {'traits': ['CUSTOM_GPU'],
+                                 'resource_provider_generation':
+                                 provider['generation']},
+            headers=placement).status)
+        start = timeutils.utcnow() + datetime.timedelta(hours=1)
+        end = start + datetime.timedelta(hours=2)
+        proc = self.openstack(
+            'lease', 'create', '--reservation',
+            'resource_type=physical:host,min=1,max=2,'
+            'resource_properties=["not", ["==", "$traits", "CUSTOM_GPU"]]',
+            '--start-date', start.strftime(FMT),
+            '--end-date', end.strftime(FMT), '-f', 'json', 'no-gpu')
+        lease = json.loads(proc.stdout[proc.stdout.index('{'):])
+        allocations = self.request(
+            'GET', '/v1/os-hosts/allocations?lease_id=%s'
+            % lease['id']).json()['allocations']
+        hosts = self.request('GET', '/v1/os-hosts').json()['hosts']
+        names = {h['id']: h['hypervisor_hostname'] for h in hosts}
+        self.assertEqual(['plain-node'],
+                         [names[a['resource_id']] for a in allocations])

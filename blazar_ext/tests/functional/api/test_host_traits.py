@@ -1,6 +1,9 @@
 """Hosts and resource providers as one inventory; traits in leases."""
 
+import json
+
 from blazar_ext.tests.functional.api import test_leases
+from blazar_ext.tests.functional import backends
 
 host_reservation = test_leases.host_reservation
 PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
@@ -141,3 +144,81 @@ class TestLeaseTraits(HostProviderTestCase):
             self.assertIn(named, resp.json()['error_message'])
         resp = self.request('GET', '/v1/leases')
         self.assertEqual([], resp.json()['leases'])
+
+
+class TestTraitsInPropertyLanguage(HostProviderTestCase):
+    """``$traits`` in resource_properties: traits through the property
+    language, which python-blazarclient's --reservation passes as is."""
+
+    def setUp(self):
+        super().setUp()
+        self.plain = self.add_host('plain')
+        self.gpu = self.add_host('gpu')
+        self.bare = self.add_host('bare', gpu='true')
+        self.set_traits('gpu', 'CUSTOM_GPU', 'HW_CPU_X86_AVX')
+        self.set_traits('plain', 'HW_CPU_X86_AVX')
+        self.set_traits('bare')
+
+    def hosts_for(self, expression: list) -> list:
+        lease = self.create(reservations=[host_reservation(
+            min=1, max=3, resource_properties=json.dumps(expression))])
+        hosts = self.allocated_hosts(lease['id'])
+        resp = self.request('DELETE', '/v1/leases/%s' % lease['id'])
+        self.assertEqual(204, resp.status, resp.text)
+        return hosts
+
+    def test_required_forbidden_any_and_all(self):
+        gpu, plain, bare = self.gpu['id'], self.plain['id'], self.bare['id']
+        for expression, hosts in (
+                (['==', '$traits', 'CUSTOM_GPU'], [gpu]),
+                (['not', ['==', '$traits', 'CUSTOM_GPU']], [plain, bare]),
+                (['<all-in>', '$traits', 'HW_CPU_X86_AVX', 'CUSTOM_GPU'],
+                 [gpu]),
+                (['in', '$traits', 'CUSTOM_GPU', 'HW_CPU_X86_AVX'],
+                 [gpu, plain]),
+                (['and', ['==', '$traits', 'HW_CPU_X86_AVX'],
+                  ['not', ['==', '$traits', 'CUSTOM_GPU']]], [plain]),
+                # A capability and a trait together.
+                (['or', ['==', '$gpu', 'true'],
+                  ['==', '$traits', 'CUSTOM_GPU']], [gpu, bare])):
+            self.assertEqual(sorted(hosts), self.hosts_for(expression),
+                             expression)
+
+    def test_forbidden_gpu_never_gets_the_gpu_host(self):
+        expression = json.dumps(['not', ['==', '$traits', 'CUSTOM_GPU']])
+        for name in ('first', 'second'):
+            self.create(name=name, reservations=[host_reservation(
+                resource_properties=expression)])
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'third', 'start_date': test_leases._date(60),
+            'end_date': test_leases._date(120), 'events': [],
+            'reservations': [host_reservation(
+                resource_properties=expression)]})
+        self.assertEqual(409, resp.status, resp.text)
+
+    def test_bad_uses_are_400_naming_them(self):
+        for expression, named in (
+                (['==', '$traits', 'CUSTOM_NOPE'], 'CUSTOM_NOPE'),
+                (['!=', '$traits', 'CUSTOM_GPU'], '"!="'),
+                (['<in>', '$traits', 'GPU'], '"<in>"'),
+                (['s==', '$traits', 'CUSTOM_GPU'], '"s=="')):
+            resp = self.request('POST', '/v1/leases', {
+                'name': 'bad', 'start_date': test_leases._date(60),
+                'end_date': test_leases._date(120), 'events': [],
+                'reservations': [host_reservation(
+                    resource_properties=json.dumps(expression))]})
+            self.assertEqual(400, resp.status, (expression, resp.text))
+            self.assertIn(named, resp.json()['error_message'])
+            self.assertIn('$traits', resp.json()['error_message'])
+        self.assertEqual([], self.request('GET', '/v1/leases').json()[
+            'leases'])
+
+
+class TestTraitsInPropertyLanguageMySQL(backends.OnBackend,
+                                        TestTraitsInPropertyLanguage):
+    BACKEND = 'mysql'
+
+
+class TestTraitsInPropertyLanguagePostgreSQL(backends.OnBackend,
+                                             TestTraitsInPropertyLanguage):
+    BACKEND = 'postgresql'
