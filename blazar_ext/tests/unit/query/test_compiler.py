@@ -162,6 +162,39 @@ class TestCompileHostFilter(testtools.TestCase):
         sql = render(self.compile('["<all-in>", "$cpu_features", "sse"]'))
         self.assertIn("',sse,'", sql)
 
+    def test_traits_is_a_set_not_a_capability(self):
+        # Not in KNOWN, yet resolved: $traits is the provider's traits.
+        sql = render(self.compile('["==", "$traits", "CUSTOM_GPU"]'))
+        self.assertIn('computehosts.resource_provider_id IS NOT NULL', sql)
+        self.assertIn('resource_provider_traits', sql)
+        self.assertNotIn('capability_name', sql)
+        self.assertEqual(set(), hp.capability_names(
+            None, '["==", "$traits", "CUSTOM_GPU"]'))
+
+    def test_traits_all_in_needs_each_name(self):
+        sql = render(self.compile(
+            '["<all-in>", "$traits", "CUSTOM_A", "CUSTOM_B"]'))
+        self.assertEqual(2, sql.count('IN (SELECT resource_provider_traits'))
+        sql = render(self.compile('["in", "$traits", "CUSTOM_A", "CUSTOM_B"]'))
+        self.assertEqual(1, sql.count('IN (SELECT resource_provider_traits'))
+
+    def test_traits_refuses_other_operators(self):
+        for op in ('!=', '<', 's==', '<in>'):
+            message = self.assertInvalid('["%s", "$traits", "X"]' % op)
+            self.assertIn('"$traits" is a set of names', message)
+            self.assertIn('not "%s"' % op, message)
+
+    def test_traits_not_in_hypervisor_properties(self):
+        message = self.assertInvalid(
+            None, hypervisor='["==", "$traits", "CUSTOM_GPU"]')
+        self.assertIn('hypervisor_properties: unknown property "$traits"',
+                      message)
+
+    def test_trait_names_are_collected(self):
+        self.assertEqual({'CUSTOM_A', 'CUSTOM_B', 'CUSTOM_C'}, hp.trait_names(
+            '["and", ["==", "$traits", "CUSTOM_A"], ["not", ["in", '
+            '"$traits", "CUSTOM_B", "CUSTOM_C"]], ["==", "$gpu", "x"]]'))
+
     def test_dialect_specific_exactness(self):
         condition = self.compile(
             '["and", ["s<", "$rack", "r"], ["<in>", "$rack", "r"], '
