@@ -440,18 +440,25 @@ class LeaseManager:
         except Exception:
             LOG.exception('Event %s of lease %s failed',
                           event['event_type'], event['lease_id'])
-            lease_api.event_set_status(context, event['id'], 'ERROR')
             try:
                 lease = lease_api.lease_set_status(context,
                                                    event['lease_id'], ERROR)
-                self.notify(context, 'event.%s' % event['event_type'],
-                            lease)
+                self._notify_event(context, event, lease)
             except exceptions.LeaseNotFound:
                 pass
+            lease_api.event_set_status(context, event['id'], 'ERROR')
             return 'ERROR'
+        self._notify_event(context, event, lease)
         lease_api.event_set_status(context, event['id'], 'DONE')
-        self.notify(context, 'event.%s' % event['event_type'], lease)
         return 'DONE'
+
+    def _notify_event(self, context, event: dict, lease: dict) -> None:
+        """lease.event.<type>, at least once: it goes out before the event
+        is marked done, so a manager killed in between sends it again when
+        the event is retried instead of never. ``event_id`` in the payload
+        lets a consumer drop the repeat."""
+        self.notify(context, 'event.%s' % event['event_type'],
+                    dict(lease, event_id=event['id']))
 
     def _start(self, context, lease_id: str) -> dict:
         lease = lease_api.lease_set_status(context, lease_id, STARTING)

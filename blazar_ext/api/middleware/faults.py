@@ -29,9 +29,16 @@ class JsonErrors:
         try:
             resp = req.get_response(self.app)
         except Exception as exc:
-            LOG.exception('Unexpected error for %s %s', req.method, req.path)
-            resp = webob.Response(status=503 if database_unreachable(exc)
-                                  else 500)
+            if database_unreachable(exc):
+                # Expected while the database restarts: one line, no
+                # traceback per request.
+                LOG.warning('Database unreachable for %s %s: %s',
+                            req.method, req.path, _first_line(exc))
+                resp = webob.Response(status=503)
+            else:
+                LOG.exception('Unexpected error for %s %s', req.method,
+                              req.path)
+                resp = webob.Response(status=500)
         if resp.status_int >= 400 and not (
                 resp.content_type or '').endswith('json'):
             message = message_for(resp.status_int)
@@ -50,6 +57,10 @@ def database_unreachable(exc: Exception) -> bool:
     the request may be tried again once oslo.db has reconnected."""
     return (isinstance(exc, db_exc.DBConnectionError) or
             getattr(exc, 'exc_type', None) == 'DBConnectionError')
+
+
+def _first_line(exc: Exception) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
 
 
 def message_for(status: int) -> str:

@@ -5,6 +5,7 @@ versions (hundreds of requests, killed managers, failing services).
 import collections
 from concurrent import futures
 import datetime
+import logging
 import random
 import signal
 import socket
@@ -173,10 +174,15 @@ class TestDatabaseDown(blazar_base.APITestCase):
             Exception("(2003, \"Can't connect to MySQL server\")"))
 
     def test_read_is_503(self):
+        log = self.useFixture(fixtures.FakeLogger(
+            name='blazar_ext.api.middleware.faults', level=logging.WARNING))
         with mock.patch.object(lease_api, 'lease_list', self._down):
             resp = self.request('GET', '/v1/leases')
         self.assertEqual(503, resp.status, resp.text)
         self.assertIn('try again', resp.json()['error_message'])
+        # Expected during a restart: one line per request, no traceback.
+        self.assertIn('Database unreachable for GET /v1/leases', log.output)
+        self.assertNotIn('Traceback', log.output)
 
     def test_write_in_the_manager_is_503(self):
         with mock.patch.object(lease_api, 'lease_create', self._down):

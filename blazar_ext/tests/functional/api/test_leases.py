@@ -303,6 +303,39 @@ class TestLeaseLifecycle(LeaseTestCase):
                           'lease.event.end_lease'], sent)
         self.assertEqual(lease['id'],
                          _impl_test.NOTIFICATIONS[0][1]['payload']['id'])
+        event_ids = {e['event_type']: e['id']
+                     for e in self.show(lease['id'])['events']}
+        self.assertEqual(
+            [event_ids['start_lease'], event_ids['before_end_lease'],
+             event_ids['end_lease']],
+            [n[1]['payload']['event_id']
+             for n in _impl_test.NOTIFICATIONS[1:]])
+
+    def test_event_notification_is_sent_before_the_event_is_done(self):
+        # At least once: a manager that dies after marking the event DONE
+        # but before notifying would lose the notification for good.
+        from oslo_messaging.notify import _impl_test
+        self.conf.set_override('driver', ['test'],
+                               group='oslo_messaging_notifications')
+        _impl_test.reset()
+        self.addCleanup(_impl_test.reset)
+        self.add_host('h1')
+        lease = self.create(start=10, end=20)
+        set_status = lease_api.event_set_status
+        seen = []
+
+        def recording(context, event_id, status):
+            sent = {n[1]['payload'].get('event_id')
+                    for n in _impl_test.NOTIFICATIONS}
+            seen.append((event_id, status, event_id in sent))
+            return set_status(context, event_id, status)
+
+        self.useFixture(fixtures.fixtures.MockPatchObject(
+            lease_api, 'event_set_status', recording))
+        self.run_events(minutes=30)
+        events = self.show(lease['id'])['events']
+        self.assertEqual(sorted((e['id'], 'DONE', True) for e in events),
+                         sorted(seen))
 
     def test_event_loop_runs_by_itself(self):
         # A short interval and a lease starting now: the loop alone makes
