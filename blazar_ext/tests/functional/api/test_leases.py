@@ -288,37 +288,39 @@ class TestLeaseLifecycle(LeaseTestCase):
         ran = self.run_events(minutes=17)
         self.assertEqual([('start_lease', lease['id'], 'DONE')], ran)
 
-    def test_notifications_for_each_event(self):
+    def _capture_notifications(self) -> list:
+        """The list oslo.messaging's test driver appends notifications to
+        as (ctxt, message, priority, retry)."""
         from oslo_messaging.notify import _impl_test
         self.conf.set_override('driver', ['test'],
                                group='oslo_messaging_notifications')
         _impl_test.reset()
         self.addCleanup(_impl_test.reset)
+        return _impl_test.NOTIFICATIONS
+
+    def test_notifications_for_each_event(self):
+        notifications = self._capture_notifications()
         self.add_host('h1')
         lease = self.create(start=10, end=20)
         self.run_events(minutes=30)
-        sent = [n[1]['event_type'] for n in _impl_test.NOTIFICATIONS]
+        sent = [n[1]['event_type'] for n in notifications]
         self.assertEqual(['lease.create', 'lease.event.start_lease',
                           'lease.event.before_end_lease',
                           'lease.event.end_lease'], sent)
         self.assertEqual(lease['id'],
-                         _impl_test.NOTIFICATIONS[0][1]['payload']['id'])
+                         notifications[0][1]['payload']['id'])
         event_ids = {e['event_type']: e['id']
                      for e in self.show(lease['id'])['events']}
         self.assertEqual(
             [event_ids['start_lease'], event_ids['before_end_lease'],
              event_ids['end_lease']],
             [n[1]['payload']['event_id']
-             for n in _impl_test.NOTIFICATIONS[1:]])
+             for n in notifications[1:]])
 
     def test_event_notification_is_sent_before_the_event_is_done(self):
         # At least once: a manager that dies after marking the event DONE
         # but before notifying would lose the notification for good.
-        from oslo_messaging.notify import _impl_test
-        self.conf.set_override('driver', ['test'],
-                               group='oslo_messaging_notifications')
-        _impl_test.reset()
-        self.addCleanup(_impl_test.reset)
+        notifications = self._capture_notifications()
         self.add_host('h1')
         lease = self.create(start=10, end=20)
         set_status = lease_api.event_set_status
@@ -326,7 +328,7 @@ class TestLeaseLifecycle(LeaseTestCase):
 
         def recording(context, event_id, status):
             sent = {n[1]['payload'].get('event_id')
-                    for n in _impl_test.NOTIFICATIONS}
+                    for n in notifications}
             seen.append((event_id, status, event_id in sent))
             return set_status(context, event_id, status)
 
