@@ -148,10 +148,16 @@ def writable_namespace(req: webob.Request, name: str, rule: str) -> dict:
     return namespace
 
 
+# What a path segment may hold unquoted (RFC 3986 pchar): the self link
+# of OS::Compute::Hypervisor reads as Glance's, a name with / or ? is
+# still one segment.
+_SEGMENT_SAFE = ":@!$&'()*+,;="
+
+
 def url(base: str, *names: str) -> str:
-    """/v2/<base>/<name>/..., each name percent-quoted."""
-    return '/'.join([PREFIX, base] + [urllib.parse.quote(n, safe='')
-                                      for n in names])
+    """/v2/<base>/<name>/..., each name quoted as a path segment."""
+    return '/'.join([PREFIX, base] + [
+        urllib.parse.quote(n, safe=_SEGMENT_SAFE) for n in names])
 
 
 def strip_read_only(data: dict, keys=('created_at', 'updated_at', 'schema',
