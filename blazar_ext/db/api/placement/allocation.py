@@ -57,6 +57,10 @@ def get_provider_allocations(context, uuid: str) -> dict:
                 'resource_provider_generation': provider.generation}
 
 
+def _json(value) -> str:
+    return 'null' if value is None else str(value)
+
+
 def _consumer(session, uuid: str, request: dict):
     consumer = session.scalar(sa.select(CONSUMER).where(
         CONSUMER.uuid == uuid))
@@ -66,9 +70,11 @@ def _consumer(session, uuid: str, request: dict):
         if expected != actual:
             raise exceptions.ConcurrentUpdateDetected(
                 what='consumer generation conflict - expected %s but got %s'
-                % (actual, expected))
+                % (_json(actual), _json(expected)))
     if consumer is None:
-        consumer = CONSUMER(uuid=uuid, generation=0,
+        # As Placement: a consumer is made at 0 and its first write moves
+        # it to 1, which the next PUT must send.
+        consumer = CONSUMER(uuid=uuid, generation=1,
                             project_id=request['project_id'],
                             user_id=request['user_id'],
                             consumer_type=request.get('consumer_type'))
