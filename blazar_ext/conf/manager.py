@@ -10,6 +10,13 @@ ALL_OPTS = [
     cfg.IntOpt('rpc_timeout', default=30, min=1,
                help='Seconds the API waits for the manager to answer an RPC '
                     'call before answering 503.'),
+    cfg.StrOpt('rpc_version', regex=r'^[0-9]+\.[0-9]+$',
+               help='Highest manager RPC API version the API sends (for '
+                    'example 1.0). Set it to the version of the oldest '
+                    'manager during a rolling upgrade, and unset it once '
+                    'every manager is upgraded; a call newer than the pin '
+                    'is answered 503 meanwhile. Unset: the version the API '
+                    'speaks.'),
     cfg.StrOpt('host_inventory', default='static',
                help='Name of the host inventory source (entry point in the '
                     'blazar_ext.host_inventory namespace). "static" takes '

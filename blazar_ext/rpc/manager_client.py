@@ -47,6 +47,7 @@ class ManagerClient:
                                   version=RPC_API_VERSION)
         self._client = messaging.get_rpc_client(
             rpc.get_transport(), target,
+            version_cap=CONF.manager.rpc_version,
             serializer=rpc.ContextSerializer(),
             timeout=CONF.manager.rpc_timeout,
             retry=CONF.api.rpc_retry)
@@ -54,6 +55,12 @@ class ManagerClient:
     def _call(self, context, method: str, version: str = '1.0', **kwargs):
         if _LOCAL_ENDPOINT is not None:
             return _call_local(context, method, kwargs)
+        if not self._client.can_send_version(version):
+            raise exceptions.ServiceUnavailable(
+                reason='%s needs manager RPC API %s, but [manager] '
+                       'rpc_version pins it to %s during an upgrade; try '
+                       'again once the managers are upgraded'
+                       % (method, version, CONF.manager.rpc_version))
         client = self._client.prepare(version=version)
         call = self._pool.submit(client.call, context, method, **kwargs)
         try:

@@ -1,0 +1,34 @@
+"""[manager] rpc_version pins the manager RPC API during a rolling
+upgrade: calls the pin allows go through, newer ones are a 503 saying so."""
+
+from blazar_ext.rpc import manager_client
+from blazar_ext.tests.functional.api import test_leases
+
+
+class TestRPCVersionPin(test_leases.LeaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.conf.set_override('rpc_version', '1.0', group='manager')
+        manager_client.reset_client()
+        self.addCleanup(manager_client.reset_client)
+
+    def test_calls_within_the_pin_go_through(self):
+        self.add_host('h1')
+
+    def test_newer_calls_are_503_naming_the_pin(self):
+        self.add_host('h1')
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'l1', 'start_date': test_leases._date(60),
+            'end_date': test_leases._date(120), 'events': [],
+            'reservations': [test_leases.host_reservation()]})
+        self.assertEqual(503, resp.status, resp.text)
+        self.assertIn('rpc_version', resp.json()['error_message'])
+        self.assertEqual([], self.request('GET', '/v1/leases').json()[
+            'leases'])
+
+    def test_unpinned_speaks_the_current_version(self):
+        self.conf.clear_override('rpc_version', group='manager')
+        manager_client.reset_client()
+        self.add_host('h1')
+        self.create()
