@@ -40,6 +40,7 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import floatingip as floatingip_api
 from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.enforcement import allocations as enforcement_allocations
@@ -69,6 +70,18 @@ END_LEASE = 'end_lease'
 EVENT_ORDER = {START_LEASE: 0, BEFORE_END_LEASE: 1, END_LEASE: 2}
 
 DATE_FORMATS = ('%Y-%m-%d %H:%M', '%Y-%m-%d %H:%M:%S')
+
+# How the resources a reservation would hold are read, by resource type,
+# for the enforcement payloads: load(context, ids) -> [resource dict].
+_RESOURCE_LOADERS = {
+    host_reservation.RESOURCE_TYPE: host_api.hosts_get,
+    virtual_floatingip.RESOURCE_TYPE: floatingip_api.floatingips_get,
+}
+
+
+def _known(resources: dict, ids: list) -> list:
+    """The resources of ``ids``, in order, leaving out any deleted since."""
+    return [resources[i] for i in ids if i in resources]
 
 
 class NoEnforcement:
@@ -398,26 +411,27 @@ class LeaseManager:
     def _with_candidates(self, context, specs: list,
                          start: datetime.datetime,
                          end: datetime.datetime) -> list:
-        """Host specs with the hosts allocation would pick now, for the
+        """Specs with the resources allocation would pick now, for the
         enforcement payloads (spec 2: filters see the candidates)."""
         if not self.enforcement.enabled:
             return specs
-        plugin = self.plugins[host_reservation.RESOURCE_TYPE]
         private_visible = self._private_visible(context)
 
         def pick(session) -> list:
-            return [plugin.candidates(session, spec, start, end,
-                                      private_visible,
-                                      reservation_id=spec.get('id'))
-                    if spec['resource_type'] == plugin.resource_type
-                    else None for spec in specs]
+            return [self._plugin(spec['resource_type']).candidates(
+                session, spec, start, end, private_visible,
+                reservation_id=spec.get('id')) for spec in specs]
 
         picked = allocation_api.read(context, pick)
-        hosts = {host['id']: host for host in host_api.hosts_get(
-            context, {i for ids in picked if ids for i in ids})}
-        return [spec if ids is None else
-                dict(spec, allocations=[hosts[i] for i in ids if i in hosts])
-                for spec, ids in zip(specs, picked)]
+        resources = {}
+        for resource_type, load in _RESOURCE_LOADERS.items():
+            ids = {i for spec, ids in zip(specs, picked)
+                   if spec['resource_type'] == resource_type for i in ids}
+            resources[resource_type] = {
+                r['id']: r for r in load(context, ids)}
+        return [dict(spec, allocations=_known(
+            resources[spec['resource_type']], ids))
+            for spec, ids in zip(specs, picked)]
 
     # Events (called by the event loop after it claimed the event)
 

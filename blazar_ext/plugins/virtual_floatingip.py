@@ -81,10 +81,29 @@ class FloatingIPPlugin:
                  exclude_reservation_id: str | None = None) -> list:
         """Hold ``amount`` free floating IPs of the network, the required
         addresses among them: one query."""
+        fip_ids = self._pick(session, spec, start, end,
+                             exclude_reservation_id, lock=True)
+        allocation_api.allocate_floatingips(
+            session, reservation_id, fip_ids, start, end)
+        return fip_ids
+
+    def candidates(self, session, spec: dict, start: datetime.datetime,
+                   end: datetime.datetime, private_visible: bool = True,
+                   reservation_id: str | None = None) -> list:
+        """The floating IPs allocate (or reallocate, given
+        ``reservation_id``) would hold now, without holding them: what
+        usage enforcement is shown. NotEnoughResources as allocate."""
+        return self._pick(session, spec, start, end, reservation_id,
+                          lock=False)
+
+    @staticmethod
+    def _pick(session, spec: dict, start: datetime.datetime,
+              end: datetime.datetime, exclude_reservation_id: str | None,
+              lock: bool) -> list:
         rows = allocation_api.floatingip_candidates(
             session, spec['network_id'], spec['required_floatingips'],
             start, end, spec['amount'],
-            exclude_reservation_id=exclude_reservation_id)
+            exclude_reservation_id=exclude_reservation_id, lock=lock)
         addresses = {address for _id, address in rows}
         missing = sorted(set(spec['required_floatingips']) - addresses)
         if missing:
@@ -98,8 +117,6 @@ class FloatingIPPlugin:
                        'IP(s) on network %s free for the whole lease; only '
                        '%d found' % (spec['amount'], spec['network_id'],
                                      len(rows)))
-        allocation_api.allocate_floatingips(
-            session, reservation_id, [r[0] for r in rows], start, end)
         return [r[0] for r in rows]
 
     def reallocate(self, session, reservation_id: str, spec: dict,

@@ -136,8 +136,13 @@ def move_window(session, reservation_ids, start: datetime.datetime,
 def floatingip_candidates(session, network_id: str, required: list,
                           start: datetime.datetime, end: datetime.datetime,
                           limit: int,
-                          exclude_reservation_id: str | None = None) -> list:
-    """(id, address) of up to ``limit`` free floating IPs, required first."""
+                          exclude_reservation_id: str | None = None,
+                          lock: bool = True) -> list:
+    """(id, address) of up to ``limit`` free floating IPs, required first.
+
+    ``lock=False`` only looks (what enforcement is shown before anything
+    is written): no row locks, no race check.
+    """
     fip = fip_models.FloatingIP
     alloc = fip_models.FloatingIPAllocation
     cond = [alloc.floatingip_id == fip.id, alloc.start_date < end,
@@ -151,9 +156,11 @@ def floatingip_candidates(session, network_id: str, required: list,
              .where(fip.floating_network_id == network_id,
                     fip.reservable == sa.true(), ~busy)
              .order_by(sa.case((wanted, 0), else_=1), fip.id)
-             .limit(limit).with_for_update())
+             .limit(limit))
+    if lock:
+        query = query.with_for_update()
     rows = [tuple(r) for r in session.execute(query)]
-    if rows:
+    if rows and lock:
         taken = session.scalars(
             sa.select(alloc.floatingip_id).where(
                 alloc.floatingip_id.in_([r[0] for r in rows]),

@@ -26,6 +26,17 @@ def floatingip_get(context, fip_id: str) -> dict:
         return _get_model(session, fip_id).to_dict()
 
 
+def floatingips_get(context, fip_ids) -> list:
+    """The floating IPs of ``fip_ids`` that exist, in one query."""
+    fip_ids = list(fip_ids)
+    if not fip_ids:
+        return []
+    with db_session.reader.using(context) as session:
+        return [f.to_dict() for f in session.scalars(
+            sa.select(models.FloatingIP).where(
+                models.FloatingIP.id.in_(fip_ids)))]
+
+
 def floatingip_list(context) -> list:
     with db_session.reader.using(context) as session:
         return [f.to_dict() for f in session.scalars(

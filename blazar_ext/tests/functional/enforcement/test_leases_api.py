@@ -1,6 +1,9 @@
 """Enforcement through the whole service: API -> RPC -> manager -> chain ->
 the sample enforcement service over real HTTP."""
 
+from blazar_ext import context as blazar_context
+from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_leases as base_leases
@@ -70,6 +73,32 @@ class EnforcedLeaseTest(base_leases.LeaseTestCase):
         self.assertEqual(['h2', 'h3'], sorted(
             a['hypervisor_hostname']
             for a in sent['reservations'][0]['allocations']))
+
+    def test_create_candidates_for_floating_ips(self):
+        # The spec's example: floating IP allocations carry the network
+        # and the address, the required address among them.
+        for address in ('172.24.4.10', '172.24.4.11', '172.24.4.12'):
+            resp = self.request('POST', '/v1/floatingips', {
+                'floating_network_id': 'net-1',
+                'floating_ip_address': address})
+            self.assertEqual(201, resp.status, resp.text)
+        lease = self.create(reservations=[{
+            'resource_type': 'virtual:floatingip', 'network_id': 'net-1',
+            'amount': 2, 'required_floatingips': ['172.24.4.12']}])
+        sent = self.service.calls[-1]['body']['lease']
+        candidates = sent['reservations'][0]['allocations']
+        self.assertEqual({'net-1'}, {a['floating_network_id']
+                                     for a in candidates})
+        addresses = sorted(a['floating_ip_address'] for a in candidates)
+        self.assertEqual(2, len(addresses))
+        self.assertIn('172.24.4.12', addresses)
+        # They are what the lease then holds.
+        reservation_id = lease['reservations'][0]['id']
+        with db_session.reader.using(
+                blazar_context.get_admin_context()) as session:
+            held = allocation_api.floatingip_allocations_of(
+                session, reservation_id)
+        self.assertEqual(sorted(a['id'] for a in candidates), sorted(held))
 
     def test_rejected_create_is_403_with_message_and_lease_in_error(self):
         headers = fixtures.user_headers(project='small')
