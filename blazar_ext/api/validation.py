@@ -36,17 +36,23 @@ def parse_json(body: bytes):
     return data
 
 
-def nul_in_url(req) -> bool:
-    """Whether the decoded path or a query parameter has a NUL character.
+def url_problem(req) -> str | None:
+    """Why the request's path or query string cannot be routed, if so.
 
-    PostgreSQL cannot compare a string holding one, and no name or id
-    needs it; call after the path and query decoded (UnicodeDecodeError
-    otherwise).
+    Not UTF-8, or holding a NUL character (PostgreSQL cannot compare a
+    string with one, and no name or id needs it). Decodes the path and
+    the query once, so handlers never meet bad bytes; each API family
+    answers the message as a 400 in its own error shape.
     """
-    if '\x00' in req.path_info:
-        return True
-    return any('\x00' in key or '\x00' in value
-               for key, value in req.GET.items())
+    try:
+        path = req.path_info
+        query = req.GET
+    except UnicodeDecodeError:
+        return 'The request path or query string is not valid UTF-8.'
+    texts = [path] + [text for item in query.items() for text in item]
+    if any('\x00' in text for text in texts):
+        return 'The request path or query string has a NUL character (%00).'
+    return None
 
 
 def _has_nul(data) -> bool:

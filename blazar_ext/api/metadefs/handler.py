@@ -45,16 +45,10 @@ class Router:
 
     @webob.dec.wsgify
     def __call__(self, req: webob.Request):
-        try:
-            path = req.path_info
-            # Decoded here once, so handlers never meet bad bytes.
-            req.GET
-        except UnicodeDecodeError:
-            return error(400, 'The request path or query string is not '
-                              'valid UTF-8.')
-        if validation.nul_in_url(req):
-            return error(400, 'The request path or query string has a NUL '
-                              'character (%00).')
+        problem = validation.url_problem(req)
+        if problem:
+            return error(400, problem)
+        path = req.path_info
         allowed = []
         for route in self.routes:
             match = route.regex.match(path)

@@ -21,12 +21,10 @@ MAX_ID_LENGTH = 255
 _IDENTITY_HEADERS = ('HTTP_X_USER_ID', 'HTTP_X_PROJECT_ID')
 
 
-def _json_error(status: int, title: str, message: str) -> webob.Response:
+def _error_body(status: int, title: str, message: str) -> bytes:
     """keystonemiddleware's error shape: {"error": {code, title, message}}."""
-    return webob.Response(
-        status=status, content_type='application/json', charset='UTF-8',
-        body=jsonutils.dump_as_bytes({'error': {
-            'code': status, 'title': title, 'message': message}}))
+    return jsonutils.dump_as_bytes({'error': {
+        'code': status, 'title': title, 'message': message}})
 
 
 class NoAuth:
@@ -43,10 +41,13 @@ class NoAuth:
     def __call__(self, environ, start_response):
         for header in _IDENTITY_HEADERS:
             if len(environ.get(header, '')) > MAX_ID_LENGTH:
-                return _json_error(400, 'Bad Request', (
-                    '%s is longer than %d characters.'
-                    % (header[5:].replace('_', '-').title(), MAX_ID_LENGTH)
-                ))(environ, start_response)
+                message = '%s is longer than %d characters.' % (
+                    header[5:].replace('_', '-').title(), MAX_ID_LENGTH)
+                return webob.Response(
+                    status=400, content_type='application/json',
+                    charset='UTF-8',
+                    body=_error_body(400, 'Bad Request', message))(
+                        environ, start_response)
         if (environ.get('HTTP_X_AUTH_TOKEN') == 'admin'
                 and not environ.get('HTTP_X_ROLES')):
             environ['HTTP_X_ROLES'] = 'admin'
@@ -112,7 +113,7 @@ class JsonAuthErrors:
                            'unavailable; try again later.')
             resp.content_type = 'application/json'
             resp.charset = 'UTF-8'
-            resp.body = _json_error(resp.status_int, title, message).body
+            resp.body = _error_body(resp.status_int, title, message)
         return resp(environ, start_response)
 
 

@@ -118,17 +118,10 @@ class PlacementApp:
                 self._synced = True
 
     def _route(self, req):
-        try:
-            path = req.path_info or '/'
-            # Decoded here once, so handlers never meet bad bytes.
-            req.GET
-        except UnicodeDecodeError:
-            raise wsgi_util.HTTPError(
-                400, 'The request path or query string is not valid UTF-8.')
-        if validation.nul_in_url(req):
-            raise wsgi_util.HTTPError(
-                400, 'The request path or query string has a NUL '
-                     'character (%00).')
+        problem = validation.url_problem(req)
+        if problem:
+            raise wsgi_util.HTTPError(400, problem)
+        path = req.path_info or '/'
         for pattern, methods in self.routes:
             match = pattern.match(path)
             if match is None:

@@ -81,18 +81,11 @@ class _RoutablePathsOnly:
 
 def _unroutable(req) -> tuple | None:
     """(status, title, message) for a path Pecan must not route."""
-    try:
-        path = req.path_info
-        req.GET
-    except UnicodeDecodeError:
-        return (400, 'Bad Request',
-                'The request path or query string is not valid UTF-8.')
-    if '//' in path:
+    problem = validation.url_problem(req)
+    if problem:
+        return 400, 'Bad Request', problem
+    if '//' in req.path_info:
         return 404, 'Not Found', faults.message_for(404)
-    if validation.nul_in_url(req):
-        return (400, 'Bad Request',
-                'The request path or query string has a NUL character '
-                '(%00).')
     return None
 
 
