@@ -31,6 +31,7 @@ Payloads given to the enforcement chain (issue 5), all plain dicts:
                                              payloads (no filter listens)
 """
 
+import collections
 import datetime
 
 from oslo_config import cfg
@@ -423,12 +424,14 @@ class LeaseManager:
                 reservation_id=spec.get('id')) for spec in specs]
 
         picked = allocation_api.read(context, pick)
-        resources = {}
-        for resource_type, load in _RESOURCE_LOADERS.items():
-            ids = {i for spec, ids in zip(specs, picked)
-                   if spec['resource_type'] == resource_type for i in ids}
-            resources[resource_type] = {
-                r['id']: r for r in load(context, ids)}
+        wanted = collections.defaultdict(set)
+        for spec, ids in zip(specs, picked):
+            wanted[spec['resource_type']].update(ids)
+        # One read per resource type the lease asks for.
+        resources = {
+            resource_type: {r['id']: r for r in _RESOURCE_LOADERS[
+                resource_type](context, ids)}
+            for resource_type, ids in wanted.items()}
         return [dict(spec, allocations=_known(
             resources[spec['resource_type']], ids))
             for spec, ids in zip(specs, picked)]

@@ -183,18 +183,17 @@ class _Compiler:
     def element_of(self, target: Target, node) -> sa.ColumnElement:
         """A test on a set-valued property: one wrap per required element,
         so ``<all-in>`` needs each of them."""
+        def equals(value):
+            return sql.equal(target.value, sa.literal(value))
+
         if isinstance(node, language.Comparison) and node.op == '==':
-            return target.wrap(sql.equal(target.value,
-                                         sa.literal(node.value)))
+            return target.wrap(equals(node.value))
         if isinstance(node, language.Membership):
-            def has(value):
-                return target.wrap(sql.equal(target.value,
-                                             sa.literal(value)))
             if node.op == language.ALL_IN:
-                return sa.and_(*(has(value) for value in node.values))
-            return target.wrap(sa.or_(*(
-                sql.equal(target.value, sa.literal(value))
-                for value in node.values)))
+                return sa.and_(*(target.wrap(equals(value))
+                                 for value in node.values))
+            return target.wrap(sa.or_(*(equals(value)
+                                        for value in node.values)))
         raise exceptions.Invalid(
             reason='%s: "$%s" is a set of names; it takes %s (and "not" '
                    'around them), not "%s"'
