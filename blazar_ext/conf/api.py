@@ -17,8 +17,9 @@ ALL_OPTS = [
                choices=[('keystone', 'Validate tokens with '
                          'keystonemiddleware.auth_token.'),
                         ('noauth', 'Trust X-User-Id, X-Project-Id and '
-                         'X-Roles headers. For tests and the embedded '
-                         'default only.')],
+                         'X-Roles headers, or a token "user:project" '
+                         '(roles member,reader) or "admin". For tests and '
+                         'the embedded default only.')],
                help='How API requests are authenticated.'),
     cfg.IntOpt('rpc_retry', default=2, min=-1,
                help='How many times the API retries to reach the message '

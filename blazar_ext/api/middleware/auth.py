@@ -27,18 +27,45 @@ def _error_body(status: int, title: str, message: str) -> bytes:
         'code': status, 'title': title, 'message': message}})
 
 
-class NoAuth:
-    """Trusts the identity headers; X-Auth-Token: admin alone means admin.
+# Roles a "user:project" token carries: enough for every non-admin API.
+TOKEN_ROLES = 'member,reader'
 
-    For tests and the embedded default. As Placement's noauth2, a request
-    carrying the token "admin" and no X-Roles is an admin of project admin,
-    so the clients' admin_token mode works.
+
+def identity_from_token(token: str) -> tuple[str, str, str] | None:
+    """(user, project, roles) a noauth token stands for, or None.
+
+    As Placement's noauth2: "admin" is an admin of project admin, and
+    "user:project" is that user in that project; "admin:project" is an
+    admin of that project, any other user is a member and a reader.
+    """
+    if token == 'admin':
+        return 'admin', 'admin', 'admin'
+    user_id, sep, project_id = token.partition(':')
+    if not sep or not user_id or not project_id:
+        return None
+    return (user_id, project_id,
+            'admin' if user_id == 'admin' else TOKEN_ROLES)
+
+
+class NoAuth:
+    """Trusts the identity headers, or the identity a token names.
+
+    For tests and the embedded default. With no X-Roles header, the token
+    "admin" is an admin and a token "user:project" acts as that user and
+    project (see identity_from_token), so the clients' admin_token mode
+    works for admins and non-admins alike. Explicit X-User-Id and
+    X-Project-Id headers win over the token's.
     """
 
     def __init__(self, app):
         self.app = app
 
     def __call__(self, environ, start_response):
+        identity = identity_from_token(environ.get('HTTP_X_AUTH_TOKEN', ''))
+        if identity and not environ.get('HTTP_X_ROLES'):
+            user_id, project_id, environ['HTTP_X_ROLES'] = identity
+            environ.setdefault('HTTP_X_USER_ID', user_id)
+            environ.setdefault('HTTP_X_PROJECT_ID', project_id)
         for header in _IDENTITY_HEADERS:
             if len(environ.get(header, '')) > MAX_ID_LENGTH:
                 message = '%s is longer than %d characters.' % (
@@ -48,11 +75,6 @@ class NoAuth:
                     charset='UTF-8',
                     body=_error_body(400, 'Bad Request', message))(
                         environ, start_response)
-        if (environ.get('HTTP_X_AUTH_TOKEN') == 'admin'
-                and not environ.get('HTTP_X_ROLES')):
-            environ['HTTP_X_ROLES'] = 'admin'
-            environ.setdefault('HTTP_X_USER_ID', 'admin')
-            environ.setdefault('HTTP_X_PROJECT_ID', 'admin')
         environ['HTTP_X_IDENTITY_STATUS'] = 'Confirmed'
         return self.app(environ, start_response)
 
