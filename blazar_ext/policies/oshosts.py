@@ -22,6 +22,14 @@ rules = [
         operations=[{'path': '/v1/os-hosts', 'method': 'GET'},
                     {'path': '/v1/os-hosts/{host_id}', 'method': 'GET'}]),
     policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'availability',
+        # Whoever may create a lease may ask when one would fit: the answer
+        # holds counts and times, no host names and no other lease.
+        check_str=base.RULE_ADMIN_OR_OWNER,
+        description='Ask when a number of matching hosts are free.',
+        operations=[{'path': '/v1/os-hosts/availability',
+                     'method': 'GET'}]),
+    policy.DocumentedRuleDefault(
         name=POLICY_ROOT % 'post',
         check_str=base.RULE_ADMIN,
         description='Register a host.',

@@ -4,6 +4,7 @@ import pecan
 from pecan import rest
 
 from blazar_ext.api.v1 import allocations as v1_allocations
+from blazar_ext.api.v1 import availability as v1_availability
 from blazar_ext.api.v1 import errors
 from blazar_ext.api.v1 import properties as v1_properties
 from blazar_ext.api.v1.schemas import host as schema
@@ -27,6 +28,8 @@ class HostsController(rest.RestController):
     # /v1/os-hosts/allocations and /v1/os-hosts/{host_id}/allocation.
     allocations = v1_allocations.HostAllocationsController()
     allocation = v1_allocations.HostAllocationController()
+    # /v1/os-hosts/availability: when matching hosts are free.
+    availability = v1_availability.HostAvailabilityController()
 
     @pecan.expose('json')
     def get_all(self):

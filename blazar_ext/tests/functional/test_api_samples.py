@@ -112,6 +112,11 @@ STEPS = [
     V1('lease-show', 'GET', '/v1/leases/{lease_id}', 200),
     V1('lease-update', 'PUT', '/v1/leases/{lease_id}', 200),
     V1('host-allocations-list', 'GET', '/v1/os-hosts/allocations', 200),
+    V1('host-availability', 'GET',
+       '/v1/os-hosts/availability?start=2099-03-01+00:00'
+       '&end=2099-03-15+00:00&count=1&duration=1440'
+       '&resource_properties=%5B%22%3D%3D%22%2C+%22%24gpu%22%2C+%22true%22%5D',
+       200),
     V1('host-allocation-show', 'GET', '/v1/os-hosts/1/allocation', 200),
     V1('lease-show-not-found', 'GET', '/v1/leases/%s' % MISSING, 404),
     V1('host-create-invalid', 'POST', '/v1/os-hosts', 400),
