@@ -11,17 +11,17 @@ import sys
 from oslo_log import log as logging
 
 from blazar_ext.api import app as api_app
-from blazar_ext.cmd import common
 from blazar_ext.cmd import metadefs
 from blazar_ext import context
 from blazar_ext.db.api.placement import resource_class
 from blazar_ext.db.api.placement import trait
 from blazar_ext.db import migration
-from blazar_ext.manager import service
+from blazar_ext.manager import service as manager_service
 from blazar_ext.rpc import manager_client
+from blazar_ext import service
 from blazar_ext.wsgi import server
 
-CONF = common.CONF
+CONF = service.CONF
 LOG = logging.getLogger(__name__)
 
 # Steps run at every start after migrations; each takes an admin
@@ -40,13 +40,13 @@ def _embedded_defaults() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     _embedded_defaults()
-    common.prepare('blazar-ext-all-in-one', argv)
+    service.prepare('blazar-ext-all-in-one', argv)
     os.makedirs(CONF.state_path, exist_ok=True)
     migration.upgrade('head')
     admin = context.get_admin_context()
     for step in FIRST_START_STEPS:
         step(admin)
-    manager = service.ManagerService()
+    manager = manager_service.ManagerService()
     manager.start()
     if CONF.transport_url.startswith('fake:'):
         # Nothing else can reach an in-memory transport: call the manager

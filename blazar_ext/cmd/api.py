@@ -3,14 +3,14 @@
 import sys
 
 from blazar_ext.api import app as api_app
-from blazar_ext.cmd import common
+from blazar_ext import service
 from blazar_ext.wsgi import server
 
-CONF = common.CONF
+CONF = service.CONF
 
 
 def main(argv: list[str] | None = None) -> int:
-    common.prepare('blazar-ext-api', argv)
+    service.prepare('blazar-ext-api', argv)
     server.serve(api_app.build, CONF.api.host, CONF.api.port,
                  workers=CONF.api.workers, threads=CONF.api.threads)
     return 0

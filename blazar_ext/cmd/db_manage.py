@@ -4,10 +4,10 @@ import sys
 
 from oslo_config import cfg
 
-from blazar_ext.cmd import common
 from blazar_ext.db import migration
+from blazar_ext import service
 
-CONF = common.CONF
+CONF = service.CONF
 
 
 def _upgrade(args) -> int:
@@ -43,7 +43,7 @@ def _add_commands(subparsers) -> None:
 def main(argv: list[str] | None = None) -> int:
     CONF.register_cli_opt(cfg.SubCommandOpt(
         'command', title='Commands', handler=_add_commands))
-    common.prepare('blazar-ext-db-manage', argv)
+    service.prepare('blazar-ext-db-manage', argv)
     return CONF.command.func(CONF.command)
 
 

@@ -6,22 +6,22 @@ import threading
 
 from oslo_log import log as logging
 
-from blazar_ext.cmd import common
 from blazar_ext import enforcement
-from blazar_ext.manager import service
+from blazar_ext.manager import service as manager_service
+from blazar_ext import service
 
 LOG = logging.getLogger(__name__)
 
 
 def main(argv: list[str] | None = None) -> int:
-    common.prepare('blazar-ext-manager', argv)
+    service.prepare('blazar-ext-manager', argv)
     # Handlers first: a SIGTERM that arrives while the manager connects to
     # the broker must still stop it cleanly.
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     signal.signal(signal.SIGINT, lambda *_: stopped.set())
     try:
-        manager = service.ManagerService()
+        manager = manager_service.ManagerService()
         manager.start()
     except enforcement.FilterLoadError as exc:
         LOG.error('Cannot start: %s', exc)

@@ -9,7 +9,7 @@ Reads the configuration from $BLAZAR_EXT_CONFIG_FILE (default
 import os
 
 from blazar_ext.api import app as api_app
-from blazar_ext.cmd import common
+from blazar_ext import service
 
 _DEFAULT_CONFIG = '/etc/blazar-ext/blazar-ext.conf'
 
@@ -18,7 +18,7 @@ def init_application():
     """Build the WSGI application from the configuration files."""
     path = os.environ.get('BLAZAR_EXT_CONFIG_FILE', _DEFAULT_CONFIG)
     files = [path] if os.path.exists(path) else []
-    common.prepare('blazar-ext-api', argv=[], default_config_files=files)
+    service.prepare('blazar-ext-api', argv=[], default_config_files=files)
     return api_app.build()
 
 

@@ -1,4 +1,8 @@
-"""Start-up shared by the console scripts: configuration and logging."""
+"""Start-up of a service process: configuration and logging.
+
+Shared by the console scripts and the WSGI entry point, so it lives below
+both (cmd/ and wsgi/ import it; it imports neither).
+"""
 
 import sys
 
