@@ -13,10 +13,10 @@ from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import host_properties
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import host as host_models
 from blazar_ext import exceptions
-from blazar_ext.query import host_properties
 from blazar_ext.query import traits as trait_query
 
 CONF = cfg.CONF

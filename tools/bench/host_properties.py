@@ -6,7 +6,7 @@
 Builds the host tables in a temporary SQLite file (or the database at
 --url, which must be empty), inserts --hosts hosts with eight capabilities
 each in bulk, then runs each expression through
-blazar_ext.query.host_properties.compile_host_filter and one SELECT, and
+blazar_ext.db.api.host_properties.compile_host_filter and one SELECT, and
 prints the median time and the number of hosts selected.
 """
 
@@ -19,8 +19,8 @@ import uuid
 
 import sqlalchemy as sa
 
+from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import host as models
-from blazar_ext.query import host_properties
 
 EXPRESSIONS = [
     '[">=", "$memory_mb", "65536"]',

@@ -2,10 +2,10 @@
 
 import sqlalchemy as sa
 
+from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
-from blazar_ext.query import host_properties
 
 
 def get_or_create_ids(session, resource_type: str, names,
@@ -180,7 +180,7 @@ def host_filter(context, hypervisor_properties, resource_properties,
     """A condition over ComputeHost for both property expressions.
 
     Loads the capability names the expressions mention, then compiles them
-    (blazar_ext.query.host_properties); Invalid (400) names a bad property.
+    (blazar_ext.db.api.host_properties); Invalid (400) names a bad property.
     """
     names = host_properties.capability_names(hypervisor_properties,
                                              resource_properties)

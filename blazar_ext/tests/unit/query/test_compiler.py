@@ -8,10 +8,10 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite
 import testtools
 
+from blazar_ext.db.api import host_properties as hp
 from blazar_ext.db.models import host as models
 from blazar_ext import exceptions
 from blazar_ext.query import compiler
-from blazar_ext.query import host_properties as hp
 
 KNOWN = {'gpu': False, 'rack': False, 'cpu_features': False,
          'secret': True}

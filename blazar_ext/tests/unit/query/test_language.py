@@ -4,8 +4,8 @@ import json
 
 import testtools
 
+from blazar_ext.db.api import host_properties as hp
 from blazar_ext import exceptions
-from blazar_ext.query import host_properties as hp
 from blazar_ext.query import language
 
 
