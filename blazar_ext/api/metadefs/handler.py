@@ -18,6 +18,7 @@ import webob.exc
 
 from blazar_ext.api.middleware import auth
 from blazar_ext.api import validation
+from blazar_ext.db.api import metadef_base
 from blazar_ext.db.api import metadef_namespace as ns_api
 from blazar_ext import exceptions
 from blazar_ext import policy
@@ -126,7 +127,7 @@ def visible_namespace(req: webob.Request, name: str, rule: str) -> dict:
     ctx = context(req)
     namespace = ns_api.namespace_get(ctx, name)
     if not policy.authorize(ctx, rule, target(namespace), do_raise=False):
-        raise ns_api.not_found(name)
+        raise metadef_base.not_found(name)
     return namespace
 
 

@@ -1,9 +1,13 @@
 """Metadefs namespaces, with their embedded definitions on create/show."""
 
 from oslo_db import exception as db_exc
-from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
+from blazar_ext.db.api import metadef_base as base
+from blazar_ext.db.api import metadef_object
+from blazar_ext.db.api import metadef_property
+from blazar_ext.db.api import metadef_resource_type
+from blazar_ext.db.api import metadef_tag
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -13,61 +17,11 @@ NAMESPACE_FIELDS = ('namespace', 'display_name', 'description', 'visibility',
                     'protected', 'owner')
 
 
-def not_found(namespace: str) -> exceptions.NotFound:
-    return exceptions.NotFound(
-        message='Metadata definition namespace %s was not found.' % namespace)
-
-
-def get_model(session, namespace: str) -> models.MetadefNamespace:
-    """The namespace row; NotFound if absent (used by the other modules)."""
-    row = session.scalars(sa.select(models.MetadefNamespace).where(
-        models.MetadefNamespace.namespace == namespace)).first()
-    if row is None:
-        raise not_found(namespace)
-    return row
-
-
-def check_unprotected(row: models.MetadefNamespace, what: str) -> None:
-    """Forbidden when ``row`` is protected: nothing in it may be deleted."""
-    if row.protected:
-        raise exceptions.Forbidden(
-            message='Namespace %s is protected; %s cannot be deleted. Set '
-                    'protected to false first.' % (row.namespace, what))
-
-
 def _to_dict(row) -> dict:
     out = {f: getattr(row, f) for f in NAMESPACE_FIELDS + (
         'created_at', 'updated_at', 'id')}
     # Never null: clients validate timestamps as strings.
     out['updated_at'] = row.updated_at or row.created_at
-    return out
-
-
-def _associations_of(session, namespace_ids) -> dict:
-    """{namespace_id: [association dicts]} in one query."""
-    result = {nid: [] for nid in namespace_ids}
-    if not namespace_ids:
-        return result
-    assoc = models.MetadefNamespaceResourceType
-    rows = session.execute(
-        sa.select(assoc, models.MetadefResourceType.name)
-        .join(models.MetadefResourceType,
-              models.MetadefResourceType.id == assoc.resource_type_id)
-        .where(assoc.namespace_id.in_(namespace_ids))
-        .order_by(models.MetadefResourceType.name))
-    for row, name in rows:
-        result[row.namespace_id].append(association_dict(row, name))
-    return result
-
-
-def association_dict(row, name: str) -> dict:
-    """An association as the API shows it; unset fields are left out."""
-    out = {'name': name, 'created_at': row.created_at,
-           'updated_at': row.updated_at or row.created_at}
-    if row.prefix is not None:
-        out['prefix'] = row.prefix
-    if row.properties_target is not None:
-        out['properties_target'] = row.properties_target
     return out
 
 
@@ -108,7 +62,7 @@ def namespace_list(context, visible_to: str | None = None,
         if limit is not None:
             query = query.limit(limit)
         rows = list(session.scalars(query))
-        assocs = _associations_of(session, [r.id for r in rows])
+        assocs = base.associations_of(session, [r.id for r in rows])
         out = []
         for row in rows:
             values = _to_dict(row)
@@ -138,18 +92,15 @@ def _after(session, query, column, desc: bool, marker: str):
 def namespace_get(context, namespace: str) -> dict:
     """One namespace with its resource type associations."""
     with db_session.reader.using(context) as session:
-        row = get_model(session, namespace)
+        row = base.get_model(session, namespace)
         values = _to_dict(row)
-        values['resource_type_associations'] = _associations_of(
+        values['resource_type_associations'] = base.associations_of(
             session, [row.id])[row.id]
         return values
 
 
 def namespace_get_full(context, namespace: str) -> dict:
     """A namespace with its properties, objects, tags and associations."""
-    from blazar_ext.db.api import metadef_object
-    from blazar_ext.db.api import metadef_property
-    from blazar_ext.db.api import metadef_tag
     with db_session.reader.using(context):
         values = namespace_get(context, namespace)
         values['properties'] = metadef_property.property_list(
@@ -163,10 +114,6 @@ def namespace_create(context, values: dict, properties: dict | None = None,
                      objects: list | None = None, tags: list | None = None,
                      associations: list | None = None) -> dict:
     """Create a namespace and its embedded definitions in one transaction."""
-    from blazar_ext.db.api import metadef_object
-    from blazar_ext.db.api import metadef_property
-    from blazar_ext.db.api import metadef_resource_type
-    from blazar_ext.db.api import metadef_tag
     with db_session.writer.using(context) as session:
         row = models.MetadefNamespace(**values)
         session.add(row)
@@ -194,7 +141,7 @@ def namespace_create(context, values: dict, properties: dict | None = None,
 def namespace_update(context, namespace: str, values: dict) -> dict:
     """Replace the namespace's own fields; children are untouched."""
     with db_session.writer.using(context) as session:
-        row = get_model(session, namespace)
+        row = base.get_model(session, namespace)
         for key, value in values.items():
             setattr(row, key, value)
         try:
@@ -209,29 +156,11 @@ def namespace_update(context, namespace: str, values: dict) -> dict:
 def namespace_delete(context, namespace: str, force: bool = False) -> None:
     """Delete a namespace and everything in it; protected ones refuse."""
     with db_session.writer.using(context) as session:
-        row = get_model(session, namespace)
+        row = base.get_model(session, namespace)
         if not force:
-            check_unprotected(row, 'it')
+            base.check_unprotected(row, 'it')
         for model in (models.MetadefProperty, models.MetadefObject,
                       models.MetadefTag, models.MetadefNamespaceResourceType):
             session.execute(sa.delete(model).where(
                 model.namespace_id == row.id))
         session.delete(row)
-
-
-# What a TEXT column holds on MySQL/MariaDB, the smallest of our databases.
-MAX_JSON_BYTES = 65535
-
-
-def dump_json(value) -> str:
-    """JSON for a TEXT column; Invalid when it would not fit."""
-    text = jsonutils.dumps(value)
-    if len(text) > MAX_JSON_BYTES:  # ASCII: characters are bytes
-        raise exceptions.Invalid(
-            reason='the definition takes %d bytes as JSON, more than the '
-                   '%d allowed' % (len(text), MAX_JSON_BYTES))
-    return text
-
-
-def load_json(text: str | None):
-    return jsonutils.loads(text) if text else None

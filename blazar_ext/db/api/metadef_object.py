@@ -4,7 +4,7 @@ names and property schemas (each may carry ``operators``)."""
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
-from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api import metadef_base as base
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -17,7 +17,7 @@ def _exists(namespace: str, name: str) -> exceptions.Conflict:
 
 
 def _get_model(session, namespace: str, name: str):
-    ns = ns_api.get_model(session, namespace)
+    ns = base.get_model(session, namespace)
     row = session.scalars(sa.select(models.MetadefObject).where(
         models.MetadefObject.namespace_id == ns.id,
         models.MetadefObject.name == name)).first()
@@ -31,10 +31,10 @@ def _get_model(session, namespace: str, name: str):
 def _to_dict(row) -> dict:
     out = {'name': row.name, 'created_at': row.created_at,
            'updated_at': row.updated_at or row.created_at,
-           'properties': ns_api.load_json(row.json_schema) or {}}
+           'properties': base.load_json(row.json_schema) or {}}
     if row.description is not None:
         out['description'] = row.description
-    required = ns_api.load_json(row.required)
+    required = base.load_json(row.required)
     if required:
         out['required'] = required
     return out
@@ -43,14 +43,14 @@ def _to_dict(row) -> dict:
 def _apply(row, values: dict) -> None:
     row.name = values['name']
     row.description = values.get('description')
-    row.required = ns_api.dump_json(values.get('required') or [])
-    row.json_schema = ns_api.dump_json(values.get('properties') or {})
+    row.required = base.dump_json(values.get('required') or [])
+    row.json_schema = base.dump_json(values.get('properties') or {})
 
 
 def object_list(context, namespace: str) -> list:
     """Every object of the namespace, by name."""
     with db_session.reader.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
+        ns = base.get_model(session, namespace)
         rows = session.scalars(sa.select(models.MetadefObject).where(
             models.MetadefObject.namespace_id == ns.id)
             .order_by(models.MetadefObject.name))
@@ -65,7 +65,7 @@ def object_get(context, namespace: str, name: str) -> dict:
 def object_create(context, namespace: str, values: dict) -> dict:
     """Add an object; Conflict if the name is taken."""
     with db_session.writer.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
+        ns = base.get_model(session, namespace)
         row = models.MetadefObject(namespace_id=ns.id)
         _apply(row, values)
         session.add(row)
@@ -91,14 +91,14 @@ def object_update(context, namespace: str, name: str, values: dict) -> dict:
 def object_delete(context, namespace: str, name: str) -> None:
     with db_session.writer.using(context) as session:
         row = _get_model(session, namespace, name)
-        ns_api.check_unprotected(ns_api.get_model(session, namespace),
-                                 'its objects')
+        base.check_unprotected(base.get_model(session, namespace),
+                               'its objects')
         session.delete(row)
 
 
 def object_delete_all(context, namespace: str) -> None:
     with db_session.writer.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
-        ns_api.check_unprotected(ns, 'its objects')
+        ns = base.get_model(session, namespace)
+        base.check_unprotected(ns, 'its objects')
         session.execute(sa.delete(models.MetadefObject).where(
             models.MetadefObject.namespace_id == ns.id))

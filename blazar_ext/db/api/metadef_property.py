@@ -4,7 +4,7 @@ stored as given."""
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
-from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api import metadef_base as base
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -23,7 +23,7 @@ def _exists(namespace: str, name: str) -> exceptions.Conflict:
 
 
 def _get_model(session, namespace: str, name: str):
-    ns = ns_api.get_model(session, namespace)
+    ns = base.get_model(session, namespace)
     row = session.scalars(sa.select(models.MetadefProperty).where(
         models.MetadefProperty.namespace_id == ns.id,
         models.MetadefProperty.name == name)).first()
@@ -35,18 +35,18 @@ def _get_model(session, namespace: str, name: str):
 def property_list(context, namespace: str) -> dict:
     """{name: schema} of every property in the namespace."""
     with db_session.reader.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
+        ns = base.get_model(session, namespace)
         rows = session.scalars(sa.select(models.MetadefProperty).where(
             models.MetadefProperty.namespace_id == ns.id)
             .order_by(models.MetadefProperty.name))
-        return {r.name: ns_api.load_json(r.json_schema) for r in rows}
+        return {r.name: base.load_json(r.json_schema) for r in rows}
 
 
 def property_get(context, namespace: str, name: str) -> dict:
     """The property's schema, with its name."""
     with db_session.reader.using(context) as session:
         row = _get_model(session, namespace, name)
-        return dict(ns_api.load_json(row.json_schema), name=row.name)
+        return dict(base.load_json(row.json_schema), name=row.name)
 
 
 def property_create(context, namespace: str, name: str,
@@ -54,10 +54,10 @@ def property_create(context, namespace: str, name: str,
     """Add a property; Conflict if the name is taken."""
     schema = {k: v for k, v in schema.items() if k != 'name'}
     with db_session.writer.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
+        ns = base.get_model(session, namespace)
         session.add(models.MetadefProperty(
             namespace_id=ns.id, name=name,
-            json_schema=ns_api.dump_json(schema)))
+            json_schema=base.dump_json(schema)))
         try:
             session.flush()
         except db_exc.DBDuplicateEntry:
@@ -73,7 +73,7 @@ def property_update(context, namespace: str, name: str,
     with db_session.writer.using(context) as session:
         row = _get_model(session, namespace, name)
         row.name = new_name
-        row.json_schema = ns_api.dump_json(schema)
+        row.json_schema = base.dump_json(schema)
         try:
             session.flush()
         except db_exc.DBDuplicateEntry:
@@ -85,15 +85,15 @@ def property_delete(context, namespace: str, name: str) -> None:
     """Delete one property; refused in a protected namespace."""
     with db_session.writer.using(context) as session:
         row = _get_model(session, namespace, name)
-        ns_api.check_unprotected(ns_api.get_model(session, namespace),
-                                 'its properties')
+        base.check_unprotected(base.get_model(session, namespace),
+                               'its properties')
         session.delete(row)
 
 
 def property_delete_all(context, namespace: str) -> None:
     """Delete every property of the namespace."""
     with db_session.writer.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
-        ns_api.check_unprotected(ns, 'its properties')
+        ns = base.get_model(session, namespace)
+        base.check_unprotected(ns, 'its properties')
         session.execute(sa.delete(models.MetadefProperty).where(
             models.MetadefProperty.namespace_id == ns.id))

@@ -7,7 +7,7 @@ property definitions the catalog gives for one resource type.
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
-from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api import metadef_base as base
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -51,14 +51,14 @@ def _get_or_create(session, name: str):
 def association_list(context, namespace: str) -> list:
     """The namespace's resource type associations."""
     with db_session.reader.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
-        return ns_api._associations_of(session, [ns.id])[ns.id]
+        ns = base.get_model(session, namespace)
+        return base.associations_of(session, [ns.id])[ns.id]
 
 
 def associate(context, namespace: str, values: dict) -> dict:
     """Associate a resource type (created if unknown) with the namespace."""
     with db_session.writer.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
+        ns = base.get_model(session, namespace)
         rt = _get_or_create(session, values['name'])
         assoc = models.MetadefNamespaceResourceType
         if session.get(assoc, (rt.id, ns.id)) is not None:
@@ -76,13 +76,13 @@ def associate(context, namespace: str, values: dict) -> dict:
             raise exceptions.Conflict(
                 message='Resource type %s is already associated with '
                         'namespace %s.' % (values['name'], namespace))
-        return ns_api.association_dict(row, rt.name)
+        return base.association_dict(row, rt.name)
 
 
 def deassociate(context, namespace: str, name: str) -> None:
     """Remove an association; refused in a protected namespace."""
     with db_session.writer.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
+        ns = base.get_model(session, namespace)
         rt = session.scalars(sa.select(models.MetadefResourceType).where(
             models.MetadefResourceType.name == name)).first()
         row = None
@@ -93,7 +93,7 @@ def deassociate(context, namespace: str, name: str) -> None:
             raise exceptions.NotFound(
                 message='Resource type %s is not associated with namespace '
                         '%s.' % (name, namespace))
-        ns_api.check_unprotected(ns, 'its resource type associations')
+        base.check_unprotected(ns, 'its resource type associations')
         session.delete(row)
 
 
@@ -128,7 +128,7 @@ def catalog_properties(context, resource_type: str,
                                        ns.owner == visible_to))
         out = {}
         for namespace, prefix, name, blob in session.execute(query):
-            schema = ns_api.load_json(blob) or {}
+            schema = base.load_json(blob) or {}
             full = (prefix or '') + name
             entry = {'name': full, 'title': schema.get('title'),
                      'type': schema.get('type'),

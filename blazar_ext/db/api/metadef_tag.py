@@ -3,7 +3,7 @@
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
-from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api import metadef_base as base
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -16,7 +16,7 @@ def _exists(namespace: str, name: str) -> exceptions.Conflict:
 
 
 def _get_model(session, namespace: str, name: str):
-    ns = ns_api.get_model(session, namespace)
+    ns = base.get_model(session, namespace)
     row = session.scalars(sa.select(models.MetadefTag).where(
         models.MetadefTag.namespace_id == ns.id,
         models.MetadefTag.name == name)).first()
@@ -34,7 +34,7 @@ def _to_dict(row) -> dict:
 
 def tag_list(context, namespace: str) -> list:
     with db_session.reader.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
+        ns = base.get_model(session, namespace)
         rows = session.scalars(sa.select(models.MetadefTag).where(
             models.MetadefTag.namespace_id == ns.id)
             .order_by(models.MetadefTag.name))
@@ -48,7 +48,7 @@ def tag_get(context, namespace: str, name: str) -> dict:
 
 def tag_create(context, namespace: str, name: str) -> dict:
     with db_session.writer.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
+        ns = base.get_model(session, namespace)
         row = models.MetadefTag(namespace_id=ns.id, name=name)
         session.add(row)
         try:
@@ -67,7 +67,7 @@ def tag_create_many(context, namespace: str, names: list,
             message='Duplicate tag names in the request: %s.'
                     % ', '.join(dup))
     with db_session.writer.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
+        ns = base.get_model(session, namespace)
         if append:
             taken = sorted(session.scalars(
                 sa.select(models.MetadefTag.name).where(
@@ -98,14 +98,14 @@ def tag_update(context, namespace: str, name: str, new_name: str) -> dict:
 def tag_delete(context, namespace: str, name: str) -> None:
     with db_session.writer.using(context) as session:
         row = _get_model(session, namespace, name)
-        ns_api.check_unprotected(ns_api.get_model(session, namespace),
-                                 'its tags')
+        base.check_unprotected(base.get_model(session, namespace),
+                               'its tags')
         session.delete(row)
 
 
 def tag_delete_all(context, namespace: str) -> None:
     with db_session.writer.using(context) as session:
-        ns = ns_api.get_model(session, namespace)
-        ns_api.check_unprotected(ns, 'its tags')
+        ns = base.get_model(session, namespace)
+        base.check_unprotected(ns, 'its tags')
         session.execute(sa.delete(models.MetadefTag).where(
             models.MetadefTag.namespace_id == ns.id))
