@@ -12,7 +12,6 @@ from blazar_ext import context as blazar_context
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import floatingip as floatingip_api
 from blazar_ext.db.api import host as host_api
-from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
 LOG = logging.getLogger(__name__)
@@ -47,11 +46,9 @@ def _host_allocations(ctx, lease_id: str) -> dict:
 
 
 def _floatingip_allocations(ctx, reservation_id: str) -> list:
-    with db_session.reader.using(ctx) as session:
-        ids = allocation_api.floatingip_allocations_of(session,
-                                                       reservation_id)
     found = []
-    for fip_id in ids:
+    for fip_id in allocation_api.floatingip_allocation_list(
+            ctx, reservation_id):
         try:
             found.append(floatingip_api.floatingip_get(ctx, fip_id))
         except exceptions.FloatingIPNotFound:

@@ -187,6 +187,13 @@ def floatingip_allocations_of(session, reservation_id: str) -> list:
         .where(alloc.reservation_id == reservation_id)))
 
 
+def floatingip_allocation_list(context, reservation_id: str) -> list:
+    """The ids of the floating IPs a reservation holds, in a transaction
+    of its own (for readers outside the manager's transactions)."""
+    with db_session.reader.using(context) as session:
+        return floatingip_allocations_of(session, reservation_id)
+
+
 def release_floatingips(session, reservation_id: str) -> None:
     alloc = fip_models.FloatingIPAllocation
     session.execute(sa.delete(alloc).where(
