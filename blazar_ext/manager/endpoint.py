@@ -7,6 +7,7 @@ blazar_ext.rpc.manager_client.
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from blazar_ext.db.api import capability as capability_api
 from blazar_ext import exceptions
 from blazar_ext.manager import leases
 from blazar_ext.plugins import physical_host
@@ -39,21 +40,35 @@ class ManagerEndpoint:
         return self.hosts.delete_host(context, host_id)
 
     # Leases (1.1). Return values are JSON primitives; the API reads the
-    # lease back from the database to answer.
+    # lease back from the database to answer. private_visible (1.2) is the
+    # API's policy decision; an older API does not send it, and the caller
+    # then may not name private capabilities.
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
-    def create_lease(self, context, values: dict) -> dict:
-        lease = self.leases.create_lease(context, values)
+    def create_lease(self, context, values: dict,
+                     private_visible: bool = False) -> dict:
+        lease = self.leases.create_lease(context, values, private_visible)
         return {'id': lease['id']}
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
-    def update_lease(self, context, lease_id: str, values: dict) -> dict:
-        lease = self.leases.update_lease(context, lease_id, values)
+    def update_lease(self, context, lease_id: str, values: dict,
+                     private_visible: bool = False) -> dict:
+        lease = self.leases.update_lease(context, lease_id, values,
+                                         private_visible)
         return {'id': lease['id']}
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def delete_lease(self, context, lease_id: str) -> None:
         self.leases.delete_lease(context, lease_id)
+
+    # Resource properties (1.2): whether users see a capability is host
+    # description, which the manager alone writes.
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def update_property(self, context, resource_type: str, name: str,
+                        private: bool) -> dict:
+        return capability_api.property_set_private(context, resource_type,
+                                                   name, private)
 
     # Floating IPs (1.1)
 

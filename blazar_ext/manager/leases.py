@@ -48,7 +48,6 @@ from blazar_ext.enforcement import allocations as enforcement_allocations
 from blazar_ext import exceptions
 from blazar_ext.plugins import host_reservation
 from blazar_ext.plugins import virtual_floatingip
-from blazar_ext import policy
 from blazar_ext import rpc
 
 CONF = cfg.CONF
@@ -173,14 +172,7 @@ class LeaseManager:
                        % (resource_type, ', '.join(sorted(self.plugins))))
         return plugin
 
-    @staticmethod
-    def _private_visible(context) -> bool:
-        return policy.authorize(context, 'blazar:oshosts:get_private',
-                                do_raise=False)
-
-    def _allocator(self, context):
-        private_visible = self._private_visible(context)
-
+    def _allocator(self, private_visible: bool):
         def allocate(session, reservation_id, spec, start, end):
             plugin = self._plugin(spec['resource_type'])
             if spec['resource_type'] == host_reservation.RESOURCE_TYPE:
@@ -190,9 +182,7 @@ class LeaseManager:
                                    end)
         return allocate
 
-    def _reallocator(self, context):
-        private_visible = self._private_visible(context)
-
+    def _reallocator(self, private_visible: bool):
         def reallocate(session, reservation_id, spec, start, end):
             plugin = self._plugin(spec['resource_type'])
             if spec['resource_type'] == host_reservation.RESOURCE_TYPE:
@@ -249,8 +239,13 @@ class LeaseManager:
 
     # Create
 
-    def create_lease(self, context, values: dict) -> dict:
-        """Validate, ask enforcement, then create and allocate at once."""
+    def create_lease(self, context, values: dict,
+                     private_visible: bool = False) -> dict:
+        """Validate, ask enforcement, then create and allocate at once.
+
+        ``private_visible``: the API's policy answer, whether the caller may
+        name private capabilities in resource_properties.
+        """
         now = timeutils.utcnow()
         start = parse_date(values.get('start_date'), 'start_date',
                            allow_now=True, now=now)
@@ -277,8 +272,8 @@ class LeaseManager:
                         'status': PENDING}
         try:
             self.enforcement.check_create(context, self._payload(
-                lease_values, self._with_candidates(context, specs, start,
-                                                    end)))
+                lease_values, self._with_candidates(
+                    context, specs, start, end, private_visible)))
         except exceptions.Forbidden:
             lease = lease_api.lease_create_error(context, lease_values,
                                                  specs)
@@ -287,14 +282,18 @@ class LeaseManager:
         lease = lease_api.lease_create(
             context, lease_values, specs, self._events(start, end,
                                                        before_end),
-            self._allocator(context))
+            self._allocator(private_visible))
         self.notify(context, 'create', lease)
         return lease
 
     # Update
 
-    def update_lease(self, context, lease_id: str, values: dict) -> dict:
-        """Apply changes, reallocating as needed; all or nothing."""
+    def update_lease(self, context, lease_id: str, values: dict,
+                     private_visible: bool = False) -> dict:
+        """Apply changes, reallocating as needed; all or nothing.
+
+        ``private_visible`` as for create_lease.
+        """
         now = timeutils.utcnow()
         current = lease_api.lease_get(context, lease_id)
         status = current['status']
@@ -363,7 +362,7 @@ class LeaseManager:
             self._payload(current, [self._spec_of(r)
                                     for r in current['reservations']]),
             self._payload(new_lease, self._with_candidates(
-                context, new_specs, start, end)))
+                context, new_specs, start, end, private_visible)))
 
         def check(locked: dict) -> None:
             # The lease must not have moved on since we validated it.
@@ -378,7 +377,7 @@ class LeaseManager:
             events = self._events(start, end, before_end)
         lease = lease_api.lease_update(
             context, lease_id, check, changes, specs, events,
-            self._reallocator(context))
+            self._reallocator(private_visible))
         self.notify(context, 'update', lease)
         return lease
 
@@ -411,12 +410,12 @@ class LeaseManager:
 
     def _with_candidates(self, context, specs: list,
                          start: datetime.datetime,
-                         end: datetime.datetime) -> list:
+                         end: datetime.datetime,
+                         private_visible: bool) -> list:
         """Specs with the resources allocation would pick now, for the
         enforcement payloads (spec 2: filters see the candidates)."""
         if not self.enforcement.enabled:
             return specs
-        private_visible = self._private_visible(context)
 
         def pick(session) -> list:
             return [self._plugin(spec['resource_type']).candidates(

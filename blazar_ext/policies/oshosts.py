@@ -5,6 +5,7 @@ from oslo_policy import policy
 from blazar_ext.policies import base
 
 POLICY_ROOT = 'blazar:oshosts:%s'
+GET_PRIVATE = POLICY_ROOT % 'get_private'
 
 rules = [
     policy.DocumentedRuleDefault(
@@ -14,7 +15,7 @@ rules = [
         operations=[{'path': '/v1/os-hosts', 'method': 'GET'},
                     {'path': '/v1/os-hosts/{host_id}', 'method': 'GET'}]),
     policy.DocumentedRuleDefault(
-        name=POLICY_ROOT % 'get_private',
+        name=GET_PRIVATE,
         # One notion of who sees private capabilities, whatever the route.
         check_str='rule:blazar:properties:get_private',
         description='See private extra capabilities in host bodies '

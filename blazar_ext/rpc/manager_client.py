@@ -8,6 +8,9 @@ History:
     1.0 - hosts: create_host, update_host, delete_host
     1.1 - leases: create_lease, update_lease, delete_lease;
           floating IPs: create_floatingip, delete_floatingip
+    1.2 - create_lease, update_lease: private_visible, the API's policy
+          decision on private capabilities (the manager checks no policy);
+          properties: update_property (a capability's private flag)
 """
 
 from concurrent import futures
@@ -22,7 +25,7 @@ from blazar_ext import rpc
 
 CONF = cfg.CONF
 
-RPC_API_VERSION = '1.1'
+RPC_API_VERSION = '1.2'
 
 # Seconds allowed on top of [manager] rpc_timeout before a call is given up.
 DEADLINE_MARGIN = 2.0
@@ -98,17 +101,37 @@ class ManagerClient:
 
     # Leases
 
-    def create_lease(self, context, values: dict) -> dict:
-        return self._call(context, 'create_lease', version='1.1',
-                          values=values)
+    def _lease_call(self, context, method: str, private_visible: bool,
+                    **kwargs):
+        # A 1.1 manager (rolling upgrade) takes no private_visible; it
+        # then lets nobody name private capabilities.
+        if _LOCAL_ENDPOINT is not None or self._client.can_send_version(
+                '1.2'):
+            return self._call(context, method, version='1.2',
+                              private_visible=private_visible, **kwargs)
+        return self._call(context, method, version='1.1', **kwargs)
 
-    def update_lease(self, context, lease_id: str, values: dict) -> dict:
-        return self._call(context, 'update_lease', version='1.1',
-                          lease_id=lease_id, values=values)
+    def create_lease(self, context, values: dict,
+                     private_visible: bool = False) -> dict:
+        return self._lease_call(context, 'create_lease', private_visible,
+                                values=values)
+
+    def update_lease(self, context, lease_id: str, values: dict,
+                     private_visible: bool = False) -> dict:
+        return self._lease_call(context, 'update_lease', private_visible,
+                                lease_id=lease_id, values=values)
 
     def delete_lease(self, context, lease_id: str) -> None:
         return self._call(context, 'delete_lease', version='1.1',
                           lease_id=lease_id)
+
+    # Resource properties
+
+    def update_property(self, context, resource_type: str, name: str,
+                        private: bool) -> dict:
+        return self._call(context, 'update_property', version='1.2',
+                          resource_type=resource_type, name=name,
+                          private=private)
 
     # Floating IPs
 

@@ -12,12 +12,14 @@ from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext.db.api import host as host_api
 from blazar_ext import exceptions
+from blazar_ext.policies import oshosts as oshosts_policies
 from blazar_ext import policy
 from blazar_ext.rpc import manager_client
 
 
-def _show_private(context) -> bool:
-    return policy.authorize(context, 'blazar:oshosts:get_private',
+def show_private(context) -> bool:
+    """Whether the caller may see (and name) private capabilities."""
+    return policy.authorize(context, oshosts_policies.GET_PRIVATE,
                             do_raise=False)
 
 
@@ -35,8 +37,8 @@ class HostsController(rest.RestController):
     def get_all(self):
         context = pecan.request.context
         policy.authorize(context, 'blazar:oshosts:get')
-        show_private = _show_private(context)
-        return {'hosts': [views.host(h, show_private)
+        private = show_private(context)
+        return {'hosts': [views.host(h, private)
                           for h in host_api.host_list(context)]}
 
     @pecan.expose('json')
@@ -44,7 +46,7 @@ class HostsController(rest.RestController):
         context = pecan.request.context
         policy.authorize(context, 'blazar:oshosts:get')
         host = host_api.host_get(context, host_id)
-        return {'host': views.host(host, _show_private(context))}
+        return {'host': views.host(host, show_private(context))}
 
     @pecan.expose('json')
     def post(self):
@@ -61,7 +63,7 @@ class HostsController(rest.RestController):
                            % (field, values[field], schema.MAX_INT))
         host = manager_client.get_client().create_host(context, values)
         pecan.response.status = 201
-        return {'host': views.host(host, _show_private(context))}
+        return {'host': views.host(host, show_private(context))}
 
     @pecan.expose('json')
     def put(self, host_id=None):
@@ -72,7 +74,7 @@ class HostsController(rest.RestController):
         validation.validate(schema.UPDATE, values)
         host = manager_client.get_client().update_host(
             context, host_id, values)
-        return {'host': views.host(host, _show_private(context))}
+        return {'host': views.host(host, show_private(context))}
 
     @pecan.expose(content_type='application/json')
     def delete(self, host_id=None):

@@ -7,6 +7,7 @@ import pecan
 from pecan import rest
 
 from blazar_ext.api.v1 import errors
+from blazar_ext.api.v1 import hosts as v1_hosts
 from blazar_ext.api.v1.schemas import lease as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
@@ -48,7 +49,8 @@ class LeasesController(rest.RestController):
         policy.authorize(context, 'blazar:leases:post')
         values = validation.parse_json(pecan.request.body)
         validation.validate(schema.CREATE, values)
-        created = manager_client.get_client().create_lease(context, values)
+        created = manager_client.get_client().create_lease(
+            context, values, v1_hosts.show_private(context))
         pecan.response.status = 201
         return {'lease': views.lease(
             lease_api.lease_get(context, created['id']))}
@@ -60,7 +62,8 @@ class LeasesController(rest.RestController):
         _get_authorized(context, lease_id, 'put')
         values = validation.parse_json(pecan.request.body)
         validation.validate(schema.UPDATE, values)
-        manager_client.get_client().update_lease(context, lease_id, values)
+        manager_client.get_client().update_lease(
+            context, lease_id, values, v1_hosts.show_private(context))
         return {'lease': views.lease(lease_api.lease_get(context, lease_id))}
 
     @pecan.expose(content_type='application/json')

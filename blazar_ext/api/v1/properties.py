@@ -23,6 +23,7 @@ from blazar_ext.db.api import metadef_resource_type as metadef_rt_api
 from blazar_ext import exceptions
 from blazar_ext.policies import properties as property_policies
 from blazar_ext import policy
+from blazar_ext.rpc import manager_client
 
 HOST_RESOURCE_TYPE = 'physical:host'
 
@@ -121,7 +122,7 @@ def update_property(context, resource_type: str, name: str) -> dict:
     policy.authorize(context, property_policies.POLICY_ROOT % 'update')
     values = validation.parse_json(pecan.request.body)
     validation.validate(schema.UPDATE, values)
-    item = capability_api.property_set_private(
+    item = manager_client.get_client().update_property(
         context, resource_type, name, values['private'])
     return _with_catalog(context, resource_type, [item])[0]
 

@@ -32,3 +32,16 @@ class TestRPCVersionPin(test_leases.LeaseTestCase):
         manager_client.reset_client()
         self.add_host('h1')
         self.create()
+
+    def test_leases_fall_back_to_1_1_without_private_visible(self):
+        self.conf.set_override('rpc_version', '1.1', group='manager')
+        manager_client.reset_client()
+        self.add_host('h1')
+        self.create()
+
+    def test_property_update_is_a_manager_call(self):
+        self.add_host('h1', rack='r1')
+        resp = self.request('PATCH', '/v1/physical:host/properties/rack',
+                            {'private': False})
+        self.assertEqual(503, resp.status, resp.text)
+        self.assertIn('update_property', resp.json()['error_message'])

@@ -164,6 +164,21 @@ class TestLeaseCreate(LeaseTestCase):
         self.assertEqual(400, resp.status, resp.text)
         self.assertIn('nosuch', resp.json()['error_message'])
 
+    def test_private_capability_named_only_by_who_may_see_it(self):
+        # The API decides it (blazar:oshosts:get_private) and tells the
+        # manager, which checks no policy itself.
+        self.add_host('h1', secret='s1')
+        resp = self.request('PATCH', '/v1/physical:host/properties/secret',
+                            {'private': True})
+        self.assertEqual(204, resp.status, resp.text)
+        wanted = [host_reservation(
+            resource_properties='["==", "$secret", "s1"]')]
+        refused = self.create(reservations=wanted, expect=400,
+                              headers=fixtures.user_headers())
+        self.assertNotIn('s1', refused['error_message'])
+        lease = self.create(name='admin', reservations=wanted)
+        self.assertEqual(1, len(self.allocated_hosts(lease['id'])))
+
     def test_non_reservable_hosts_are_skipped(self):
         self.add_host('h1')
         with db_session.writer.using(context.get_admin_context()) as s:
