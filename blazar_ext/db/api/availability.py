@@ -6,12 +6,12 @@ import datetime
 import sqlalchemy as sa
 
 from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import host_properties
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
-from blazar_ext.query import host_properties
 from blazar_ext.query import traits as trait_query
 
 
