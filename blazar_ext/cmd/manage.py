@@ -21,12 +21,15 @@ CATEGORIES = {
     'metadefs': 'blazar_ext.cmd.metadefs',
     'traits': 'blazar_ext.cmd.traits',
 }
+# Other names a category answers to (``host disable NODE`` reads well).
+ALIASES = {'hosts': ['host']}
 
 
 def _add_categories(subparsers):
     for name, module_path in sorted(CATEGORIES.items()):
         module = importlib.import_module(module_path)
-        parser = subparsers.add_parser(name, help=module.__doc__)
+        parser = subparsers.add_parser(name, help=module.__doc__,
+                                       aliases=ALIASES.get(name, []))
         module.add_parsers(parser.add_subparsers(dest='action',
                                                  required=True))
 

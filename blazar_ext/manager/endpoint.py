@@ -8,7 +8,9 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import host as host_api
 from blazar_ext import exceptions
+from blazar_ext.manager import healing
 from blazar_ext.manager import leases
 from blazar_ext.plugins import physical_host
 from blazar_ext.rpc import manager_client
@@ -23,17 +25,31 @@ class ManagerEndpoint:
         self.hosts = physical_host.HostPlugin()
         self.leases = leases.LeaseManager()
         self.floatingips = self.leases.plugins['virtual:floatingip']
+        self.healer = healing.Healer(self.leases)
 
     # Hosts. Domain errors are expected: oslo.messaging sends them back to
     # the API without logging a traceback.
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def create_host(self, context, values: dict) -> dict:
-        return self.hosts.create_host(context, values)
+        host = self.hosts.create_host(context, values)
+        # A new host may be what a degraded reservation waits for.
+        self.healer.retry_missing(context)
+        return host
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def update_host(self, context, host_id: str, values: dict) -> dict:
-        return self.hosts.update_host(context, host_id, values)
+        """Set capabilities and, with ``reservable``, take the host out
+        of service (healing its reservations) or bring it back."""
+        values = dict(values)
+        reservable = values.pop('reservable', None)
+        reason = values.pop('reservable_reason', None)
+        if values:
+            self.hosts.update_host(context, host_id, values)
+        if reservable is not None:
+            self.healer.set_host_reservable(context, host_id,
+                                            bool(reservable), reason=reason)
+        return host_api.host_get(context, host_id)
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def delete_host(self, context, host_id: str) -> None:

@@ -227,6 +227,34 @@ class HostReservationPlugin:
                        'matching its properties and free for the whole '
                        'lease; only %d found' % (spec['min'], found))
 
+    def heal(self, session, reservation: dict, lost: list,
+             start: datetime.datetime, end: datetime.datetime) -> dict:
+        """Replace the out-of-service hosts ``lost`` with free hosts
+        matching the same request over [start, end]: one query.
+
+        Returns {lost host id: replacement id, or None where no host fits
+        (that allocation stays)}. Private capabilities count: the manager
+        heals on behalf of the operator.
+        """
+        low, high = self._window(start, end)
+        try:
+            host_filter = self._filter(session, reservation,
+                                       private_visible=True)
+        except exceptions.Invalid:
+            # The request names a trait deleted since: nothing matches.
+            return {old: None for old in lost}
+        # The reservation's own hosts are busy in its window already.
+        found = allocation_api.host_candidates(
+            session, host_filter, low, high, len(lost))
+        replaced = dict(zip(lost, found))
+        if replaced:
+            allocation_api.release_hosts(session, reservation['id'],
+                                         list(replaced))
+            allocation_api.allocate_hosts(session, reservation['id'],
+                                          list(replaced.values()), start,
+                                          end)
+        return {old: replaced.get(old) for old in lost}
+
     # Lifecycle hooks: the default actions change state only.
 
     def on_start(self, context, reservation: dict) -> None:

@@ -127,6 +127,27 @@ class FloatingIPPlugin:
         return self.allocate(session, reservation_id, spec, start, end,
                              exclude_reservation_id=reservation_id)
 
+    def heal(self, session, reservation: dict, lost: list,
+             start: datetime.datetime, end: datetime.datetime) -> dict:
+        """Replace the out-of-service floating IPs ``lost`` with free
+        ones of the same network over [start, end]; an address the
+        request named cannot be replaced (None: its allocation stays)."""
+        required = set(reservation.get('required_floatingips') or [])
+        addresses = fip_api.addresses_of(session, lost)
+        replaceable = [old for old in lost
+                       if addresses.get(old) not in required]
+        rows = allocation_api.floatingip_candidates(
+            session, reservation['network_id'], [], start, end,
+            len(replaceable)) if replaceable else []
+        replaced = dict(zip(replaceable, [r[0] for r in rows]))
+        if replaced:
+            allocation_api.release_floatingips(
+                session, reservation['id'], list(replaced))
+            allocation_api.allocate_floatingips(
+                session, reservation['id'], list(replaced.values()), start,
+                end)
+        return {old: replaced.get(old) for old in lost}
+
     def on_start(self, context, reservation: dict) -> None:
         LOG.debug('virtual:floatingip reservation %s starts',
                   reservation['id'])

@@ -7,6 +7,7 @@ from pecan import rest
 from blazar_ext.api.v1 import views
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import host as host_api
+from blazar_ext.db.api import host_service
 from blazar_ext import policy
 
 
@@ -21,7 +22,8 @@ class HostAllocationsController(rest.RestController):
         found = allocation_api.host_allocation_list(
             context, lease_id=params.get('lease_id'),
             reservation_id=params.get('reservation_id'))
-        return {'allocations': [views.host_allocation(h, r)
+        states = host_service.reservable_of(context, found)
+        return {'allocations': [views.host_allocation(h, r, states.get(h))
                                 for h, r in sorted(found.items())]}
 
 
@@ -38,4 +40,4 @@ class HostAllocationController(rest.RestController):
             context, lease_id=params.get('lease_id'),
             reservation_id=params.get('reservation_id'), host_id=host['id'])
         return {'allocation': views.host_allocation(
-            host['id'], found.get(host['id'], []))}
+            host['id'], found.get(host['id'], []), host['reservable'])}

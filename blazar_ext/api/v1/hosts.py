@@ -23,6 +23,17 @@ def show_private(context) -> bool:
                             do_raise=False)
 
 
+def _service_state(values: dict) -> None:
+    """``reservable`` as a boolean; a reason only to take a host out."""
+    if isinstance(values.get('reservable'), str):
+        values['reservable'] = values['reservable'].lower() == 'true'
+    if 'reservable_reason' in values and values.get('reservable') is not \
+            False:
+        raise exceptions.Invalid(
+            reason='reservable_reason is the reason for taking a host out '
+                   'of service: give it with reservable false')
+
+
 class HostsController(rest.RestController):
 
     # /v1/os-hosts/properties (python-blazarclient's host property commands).
@@ -72,6 +83,7 @@ class HostsController(rest.RestController):
         policy.authorize(context, 'blazar:oshosts:put')
         values = validation.parse_json(pecan.request.body)
         validation.validate(schema.UPDATE, values)
+        _service_state(values)
         host = manager_client.get_client().update_host(
             context, host_id, values)
         return {'host': views.host(host, show_private(context))}

@@ -12,6 +12,7 @@ from blazar_ext.api.v1.schemas import lease as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext.db.api import lease as lease_api
+from blazar_ext import exceptions
 from blazar_ext import policy
 from blazar_ext.rpc import manager_client
 
@@ -24,18 +25,31 @@ def _get_authorized(context, lease_id: str, action: str) -> dict:
     return lease
 
 
+def _degraded_filter(value: str | None) -> bool | None:
+    """?degraded=true|false (an extension: the leases needing an
+    operator); absent, every lease."""
+    if value is None:
+        return None
+    if value.lower() not in ('true', 'false'):
+        raise exceptions.Invalid(
+            reason="degraded must be 'true' or 'false', got %r" % value)
+    return value.lower() == 'true'
+
+
 class LeasesController(rest.RestController):
 
     @pecan.expose('json')
-    def get_all(self):
+    def get_all(self, **_query):
         context = pecan.request.context
         policy.authorize(context, 'blazar:leases:get')
+        degraded = _degraded_filter(pecan.request.GET.get('degraded'))
         project_id = None
         if not policy.authorize(context, 'blazar:leases:get_all_projects',
                                 do_raise=False):
             project_id = context.project_id
         return {'leases': [views.lease(lease) for lease in
-                           lease_api.lease_list(context, project_id)]}
+                           lease_api.lease_list(context, project_id,
+                                                degraded=degraded)]}
 
     @pecan.expose('json')
     def get_one(self, lease_id):

@@ -5,7 +5,7 @@ import datetime
 HOST_COLUMNS = ('hypervisor_hostname', 'vcpus', 'cpu_info', 'hypervisor_type',
                 'hypervisor_version', 'memory_mb', 'local_gb',
                 'service_name', 'availability_zone', 'status', 'trust_id',
-                'reservable', 'disabled')
+                'reservable', 'disabled', 'reservable_reason')
 
 
 def timestamp(value) -> str | None:
@@ -79,8 +79,10 @@ def floatingip(values: dict) -> dict:
     return _stamps(body, values)
 
 
-def host_allocation(host_id, reservations: list) -> dict:
-    """Blazar's {resource_id, reservations: [{id, lease_id}]}."""
-    return {'resource_id': str(host_id),
+def host_allocation(host_id, reservations: list,
+                    reservable: bool | None = None) -> dict:
+    """Blazar's {resource_id, reservations: [{id, lease_id}]}, and
+    whether the host is in service (an extension)."""
+    return {'resource_id': str(host_id), 'reservable': reservable,
             'reservations': [{'id': r['id'], 'lease_id': r['lease_id']}
                              for r in reservations]}

@@ -194,10 +194,15 @@ def floatingip_allocation_list(context, reservation_id: str) -> list:
         return floatingip_allocations_of(session, reservation_id)
 
 
-def release_floatingips(session, reservation_id: str) -> None:
+def release_floatingips(session, reservation_id: str,
+                        fip_ids=None) -> None:
+    """Drop a reservation's floating IP allocations (all, or those
+    listed)."""
     alloc = fip_models.FloatingIPAllocation
-    session.execute(sa.delete(alloc).where(
-        alloc.reservation_id == reservation_id))
+    stmt = sa.delete(alloc).where(alloc.reservation_id == reservation_id)
+    if fip_ids is not None:
+        stmt = stmt.where(alloc.floatingip_id.in_(list(fip_ids)))
+    session.execute(stmt)
 
 
 def host_allocation_list(context, lease_id: str | None = None,

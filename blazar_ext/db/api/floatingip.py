@@ -70,3 +70,25 @@ def floatingip_delete(context, fip_id: str,
             session.execute(sa.delete(models.FloatingIPAllocation).where(
                 models.FloatingIPAllocation.floatingip_id == fip.id))
             session.delete(fip)
+
+
+def addresses_of(session, fip_ids) -> dict:
+    """{id: address} of the floating IPs of ``fip_ids``."""
+    fip_ids = list(fip_ids)
+    if not fip_ids:
+        return {}
+    return dict(session.execute(
+        sa.select(models.FloatingIP.id, models.FloatingIP.floating_ip_address)
+        .where(models.FloatingIP.id.in_(fip_ids))).all())
+
+
+def floatingip_set_reservable(context, fip_id: str,
+                              reservable: bool) -> bool:
+    """Take a floating IP out of service or back; True if it changed.
+    Committed before healing reads its allocations."""
+    with allocation_api.PROCESS_LOCK:
+        with db_session.writer.using(context) as session:
+            fip = _get_model(session, fip_id, lock=True)
+            changed = bool(fip.reservable) != reservable
+            fip.reservable = reservable
+            return changed

@@ -128,12 +128,16 @@ def lease_get(context, lease_id: str) -> dict:
         return _to_dicts(session, [_get_model(session, lease_id)])[0]
 
 
-def lease_list(context, project_id: str | None = None) -> list:
-    """Leases (of one project, if given), oldest first, in four queries."""
+def lease_list(context, project_id: str | None = None,
+               degraded: bool | None = None) -> list:
+    """Leases (of one project, if given; degraded or not, if given),
+    oldest first, in four queries."""
     query = sa.select(models.Lease).order_by(models.Lease.created_at,
                                              models.Lease.id)
     if project_id is not None:
         query = query.where(models.Lease.project_id == project_id)
+    if degraded is not None:
+        query = query.where(models.Lease.degraded == degraded)
     with db_session.reader.using(context) as session:
         _one_snapshot(session)
         return _to_dicts(session, list(session.scalars(query)))

@@ -38,6 +38,13 @@ class ComputeHost(base.BASE):
                            server_default=sa.true())
     disabled = sa.Column(sa.Boolean, nullable=False, default=False,
                          server_default=sa.false())
+    # Out of service (reservable false): why, and who took it out: the
+    # operator, or the health source that found it down (revision 0007).
+    reservable_reason = sa.Column(sa.String(255))
+    reservable_by = sa.Column(sa.String(64))
+    # The manager checking the host's health and when it claimed it.
+    health_checked_at = sa.Column(sa.DateTime)
+    health_checker = sa.Column(sa.String(255))
     # The host's resource provider (its inventory and traits, revision 0006).
     resource_provider_id = sa.Column(
         sa.Integer, sa.ForeignKey(

@@ -17,7 +17,7 @@ class Lease(base.BASE):
     trust_id = sa.Column(sa.String(36))
     status = sa.Column(sa.String(255))
     degraded = sa.Column(sa.Boolean, nullable=False, default=False,
-                         server_default=sa.false())
+                         server_default=sa.false(), index=True)
 
 
 class Reservation(base.BASE):
@@ -31,7 +31,7 @@ class Reservation(base.BASE):
     resource_type = sa.Column(sa.String(66), nullable=False)
     status = sa.Column(sa.String(13), nullable=False)
     missing_resources = sa.Column(sa.Boolean, nullable=False, default=False,
-                                  server_default=sa.false())
+                                  server_default=sa.false(), index=True)
     resources_changed = sa.Column(sa.Boolean, nullable=False, default=False,
                                   server_default=sa.false())
 

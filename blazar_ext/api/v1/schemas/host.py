@@ -7,7 +7,7 @@ RESERVED_NAMES = ['id', 'name', 'hypervisor_hostname', 'vcpus', 'memory_mb',
                   'local_gb', 'cpu_info', 'hypervisor_type',
                   'hypervisor_version', 'service_name', 'availability_zone',
                   'status', 'trust_id', 'reservable', 'disabled',
-                  'created_at', 'updated_at']
+                  'created_at', 'updated_at', 'reservable_reason']
 # python-blazarclient sends every --extra value as a string: '16' is 16.
 # The columns are 32-bit integers on every database.
 MAX_INT = 2 ** 31 - 1
@@ -34,17 +34,30 @@ CREATE = {
     'propertyNames': {'minLength': 1, 'maxLength': 255,
                       'not': {'enum': ['id', 'hypervisor_hostname', 'status',
                                        'trust_id', 'reservable', 'disabled',
-                                       'created_at', 'updated_at']}},
+                                       'created_at', 'updated_at',
+                                       'reservable_reason']}},
     'additionalProperties': _CAPABILITY_VALUE,
     'required': ['name'],
 }
+
+# Taking a host out of service and back: ``reservable`` (the client's
+# ``--extra reservable=false`` sends the string) and, going out, why.
+SERVICE_FIELDS = ('reservable', 'reservable_reason')
 
 # A flat map of capability names to values; null removes a capability.
 UPDATE = {
     'type': 'object',
     'minProperties': 1,
+    'properties': {
+        'reservable': {'anyOf': [
+            {'type': 'boolean'},
+            {'type': 'string', 'pattern': '^([Tt][Rr][Uu][Ee]|'
+                                          '[Ff][Aa][Ll][Ss][Ee])$'}]},
+        'reservable_reason': {'type': 'string', 'maxLength': 255},
+    },
     'propertyNames': {'minLength': 1, 'maxLength': 255,
-                      'not': {'enum': RESERVED_NAMES}},
+                      'not': {'enum': [n for n in RESERVED_NAMES
+                                       if n not in SERVICE_FIELDS]}},
     'additionalProperties': {'type': ['string', 'number', 'boolean',
                                       'null']},
 }

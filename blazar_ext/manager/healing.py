@@ -1,0 +1,126 @@
+"""Healing: reservations that lost a resource get a replacement, or are
+flagged.
+
+When a host (or floating IP) goes out of service, every live reservation
+with an allocation on it whose window has not ended is handed to its
+resource type's ``heal`` hook, which holds a replacement satisfying the
+same request for the rest of the window (active: from now; future: the
+whole window). Where none fits, the allocation stays and the reservation
+is flagged ``missing_resources``, its lease ``degraded``; degraded
+reservations are retried whenever a host comes back or is registered, and
+on every health poll.
+
+Enforcement: healing does not call the chain's ``check_update``. The
+lease itself does not change (same owner, window and request); only which
+resource serves it does, and that resource satisfies the request the
+chain approved. Filters that account for resources hear of it through the
+``lease.event.healed`` notification, which names what moved.
+
+Notifications, after the transaction commits:
+    lease.event.healed   a reservation got a replacement (payload: the
+                         lease, with ``healed``: [{reservation_id,
+                         resource_type, from, to}])
+    lease.degraded       a reservation of the lease lost a resource and
+                         found no replacement (payload: the lease, with
+                         ``missing``: [reservation ids]); once, not on
+                         every retry
+"""
+
+import datetime
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from blazar_ext.db.api import floatingip as floatingip_api
+from blazar_ext.db.api import healing as healing_api
+from blazar_ext.db.api import host_service
+from blazar_ext.db.api import lease as lease_api
+from blazar_ext import exceptions
+
+LOG = logging.getLogger(__name__)
+
+
+class Healer:
+    """Moves or flags the reservations of resources out of service."""
+
+    def __init__(self, lease_manager):
+        self.leases = lease_manager
+
+    # Service state changes (then heal what they affect)
+
+    def set_host_reservable(self, context, host_id, reservable: bool,
+                            reason: str | None = None,
+                            by: str = host_service.OPERATOR,
+                            only_if_by: str | None = None) -> bool:
+        """Take a host out of service or back, then heal; True if its
+        state changed."""
+        changed = host_service.set_reservable(
+            context, host_id, reservable, reason=reason, by=by,
+            only_if_by=only_if_by)
+        if changed:
+            LOG.info('Host %s is %s (%s: %s)', host_id,
+                     'back in service' if reservable else 'out of service',
+                     by, reason or '-')
+            if reservable:
+                self.retry_missing(context)
+            else:
+                self.heal(context, host_ids=[host_id])
+        return changed
+
+    def set_floatingip_reservable(self, context, fip_id: str,
+                                  reservable: bool) -> bool:
+        changed = floatingip_api.floatingip_set_reservable(
+            context, fip_id, reservable)
+        if changed:
+            if reservable:
+                self.retry_missing(context)
+            else:
+                self.heal(context, fip_ids=[fip_id])
+        return changed
+
+    # Healing
+
+    def heal(self, context, host_ids=None, fip_ids=None,
+             retry_missing: bool = False,
+             now: datetime.datetime | None = None) -> list:
+        """Heal the reservations on the resources given (all resources
+        out of service when none is given); returns the outcomes."""
+        now = now or timeutils.utcnow()
+        lease_ids = healing_api.leases_to_heal(
+            context, now, host_ids=host_ids, fip_ids=fip_ids,
+            retry_missing=retry_missing)
+        if not lease_ids:
+            return []
+        outcomes = healing_api.heal_leases(context, lease_ids, now,
+                                           self._heal_reservation)
+        for outcome in outcomes:
+            self._notify(context, outcome)
+        return outcomes
+
+    def retry_missing(self, context,
+                      now: datetime.datetime | None = None) -> list:
+        """Retry every reservation flagged missing resources (a host came
+        back or was registered), and heal what is left on resources out of
+        service."""
+        return self.heal(context, retry_missing=True, now=now)
+
+    def _heal_reservation(self, session, reservation: dict, lost: list,
+                          start: datetime.datetime,
+                          end: datetime.datetime) -> dict:
+        plugin = self.leases.plugins.get(reservation['resource_type'])
+        heal = getattr(plugin, 'heal', None)
+        if heal is None:
+            return {old: None for old in lost}
+        return heal(session, reservation, lost, start, end)
+
+    def _notify(self, context, outcome: dict) -> None:
+        try:
+            lease = lease_api.lease_get(context, outcome['lease_id'])
+        except exceptions.LeaseNotFound:
+            return
+        if outcome['replaced']:
+            self.leases.notify(context, 'event.healed',
+                               dict(lease, healed=outcome['replaced']))
+        if outcome['newly_missing']:
+            self.leases.notify(context, 'degraded',
+                               dict(lease, missing=outcome['missing']))

@@ -1,0 +1,320 @@
+"""Hosts out of service and back, and the reservations they held healed:
+through the API (PUT /v1/os-hosts/{id}), blazar-ext-manage and
+python-blazarclient."""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+from blazar_ext.cmd import hosts as hosts_cmd
+from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional.api import test_host_traits
+from blazar_ext.tests.functional.api import test_leases
+
+host_reservation = test_leases.host_reservation
+OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
+PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
+
+
+class ServiceTestCase(test_host_traits.HostProviderTestCase):
+
+    def set_reservable(self, host: dict, reservable, reason=None,
+                       expect: int = 200) -> dict:
+        body = {'reservable': reservable}
+        if reason is not None:
+            body['reservable_reason'] = reason
+        resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'], body)
+        self.assertEqual(expect, resp.status, resp.text)
+        return resp.json().get('host', resp.json())
+
+    def host(self, host: dict) -> dict:
+        return self.request('GET', '/v1/os-hosts/%s' % host['id']).json()[
+            'host']
+
+    def provider_traits(self, name: str) -> list:
+        provider = self.provider(name)
+        return self.request(
+            'GET', '/placement/resource_providers/%s/traits'
+            % provider['uuid'], headers=PLACEMENT).json()['traits']
+
+    def capture_notifications(self) -> list:
+        from oslo_messaging.notify import _impl_test
+        self.conf.set_override('driver', ['test'],
+                               group='oslo_messaging_notifications')
+        _impl_test.reset()
+        self.addCleanup(_impl_test.reset)
+        return _impl_test.NOTIFICATIONS
+
+
+class TestOutOfService(ServiceTestCase):
+
+    def test_disable_and_enable_through_the_api(self):
+        host = self.add_host('h1')
+        self.assertTrue(host['reservable'])
+        self.assertIsNone(host['reservable_reason'])
+        out = self.set_reservable(host, False, reason='disk failure')
+        self.assertFalse(out['reservable'])
+        self.assertEqual('disk failure', out['reservable_reason'])
+        self.assertEqual(out, self.host(host))
+        self.assertIn('COMPUTE_STATUS_DISABLED', self.provider_traits('h1'))
+        # Out of service: nothing new lands on it.
+        self.create(expect=409)
+        back = self.set_reservable(host, 'True')
+        self.assertTrue(back['reservable'])
+        self.assertIsNone(back['reservable_reason'])
+        self.assertNotIn('COMPUTE_STATUS_DISABLED',
+                         self.provider_traits('h1'))
+        lease = self.create()
+        self.assertEqual([host['id']], self.allocated_hosts(lease['id']))
+
+    def test_trait_change_bumps_the_provider_generation(self):
+        self.add_host('h1')
+        before = self.provider('h1')['generation']
+        host = self.request('GET', '/v1/os-hosts').json()['hosts'][0]
+        self.set_reservable(host, False)
+        self.assertEqual(before + 1, self.provider('h1')['generation'])
+        self.set_reservable(host, False, reason='still down')
+        self.assertEqual(before + 1, self.provider('h1')['generation'])
+
+    def test_capabilities_and_state_in_one_request(self):
+        host = self.add_host('h1', rack='r1')
+        resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'],
+                            {'rack': 'r2', 'reservable': 'false'})
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual('r2', resp.json()['host']['rack'])
+        self.assertFalse(resp.json()['host']['reservable'])
+
+    def test_bad_state_input_is_400(self):
+        host = self.add_host('h1')
+        for body in ({'reservable': 'maybe'}, {'reservable': 0},
+                     {'reservable_reason': 'no flag'},
+                     {'reservable': True, 'reservable_reason': 'why'},
+                     {'reservable': False, 'reservable_reason': 'x' * 256},
+                     {'disabled': True}):
+            resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'], body)
+            self.assertEqual(400, resp.status, body)
+            self.assertTrue(resp.json()['error_message'])
+        self.assertTrue(self.host(host)['reservable'])
+        resp = self.request('POST', '/v1/os-hosts', {
+            'name': 'h2', 'reservable_reason': 'x'})
+        self.assertEqual(400, resp.status, resp.text)
+
+    def test_unknown_host_is_404(self):
+        resp = self.request('PUT', '/v1/os-hosts/999',
+                            {'reservable': False})
+        self.assertEqual(404, resp.status, resp.text)
+
+    def test_non_admin_cannot_disable(self):
+        host = self.add_host('h1')
+        resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'],
+                            {'reservable': False}, token=None,
+                            headers=fixtures.user_headers())
+        self.assertEqual(403, resp.status, resp.text)
+        self.assertTrue(self.host(host)['reservable'])
+
+
+class TestManageCommand(ServiceTestCase):
+
+    def manage(self, *argv: str) -> int:
+        parser = argparse.ArgumentParser()
+        hosts_cmd.add_parsers(parser.add_subparsers(dest='action',
+                                                    required=True))
+        return hosts_cmd.__dict__[argv[0]](parser.parse_args(list(argv)))
+
+    def test_disable_enable_by_name_with_reason(self):
+        host = self.add_host('node-1')
+        self.assertEqual(0, self.manage('disable', 'node-1', '--reason',
+                                        'PSU replaced'))
+        shown = self.host(host)
+        self.assertFalse(shown['reservable'])
+        self.assertEqual('PSU replaced', shown['reservable_reason'])
+        self.assertEqual(0, self.manage('enable', host['id']))
+        self.assertTrue(self.host(host)['reservable'])
+        self.assertEqual(1, self.manage('disable', 'no-such-node'))
+
+    def test_console_script_has_the_commands(self):
+        script = os.path.join(os.path.dirname(sys.executable),
+                              'blazar-ext-manage')
+        proc = subprocess.run([script, 'host', 'disable', '--help'],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(0, proc.returncode, proc.stderr)
+        self.assertIn('--reason', proc.stdout)
+
+
+class TestBlazarClient(ServiceTestCase):
+    """``openstack reservation host set --extra reservable=false``."""
+
+    def setUp(self):
+        super().setUp()
+        if not os.path.exists(OPENSTACK):
+            self.skipTest('python-openstackclient is not installed')
+        self.server = self.useFixture(fixtures.RealServerFixture())
+
+    def openstack(self, *args: str) -> str:
+        cmd = [OPENSTACK, '--os-auth-type', 'admin_token',
+               '--os-endpoint', self.server.endpoint + '/v1',
+               '--os-token', 'admin', 'reservation'] + list(args)
+        env = dict(os.environ, HOME=self.useFixture(
+            fixtures.fixtures.TempDir()).path)
+        env.pop('OS_CLOUD', None)
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=120, env=env)
+        self.assertEqual(0, proc.returncode, proc.stderr)
+        return proc.stdout
+
+    def test_host_set_reservable_false_and_back(self):
+        self.add_host('node-1')
+        self.add_host('node-2')
+        lease = self.create()
+        [held] = self.allocated_hosts(lease['id'])
+        name = self.host({'id': held})['hypervisor_hostname']
+        self.openstack('host', 'set', '--extra', 'reservable=false',
+                       '--extra', 'reservable_reason=fan failure', name)
+        shown = json.loads(self.openstack('host', 'show', name, '-f',
+                                          'json'))
+        self.assertFalse(shown['reservable'])
+        self.assertEqual('fan failure', shown['reservable_reason'])
+        # Healed onto the other host.
+        self.assertNotEqual([held], self.allocated_hosts(lease['id']))
+        self.openstack('host', 'set', '--extra', 'reservable=true', name)
+        shown = json.loads(self.openstack('host', 'show', name, '-f',
+                                          'json'))
+        self.assertTrue(shown['reservable'])
+
+
+class TestHealing(ServiceTestCase):
+
+    def reservation(self, lease_id: str) -> dict:
+        [reservation] = self.show(lease_id)['reservations']
+        return reservation
+
+    def test_active_and_future_leases_move_to_free_matching_hosts(self):
+        notifications = self.capture_notifications()
+        hosts = {name: self.add_host(name, gpu=gpu) for name, gpu in (
+            ('a', 'true'), ('b', 'true'), ('c', 'false'), ('d', 'true'))}
+        gpu = host_reservation(resource_properties='["==", "$gpu", "true"]')
+        active = self.create('active', start='now', end=120,
+                             reservations=[gpu])
+        self.run_events()
+        self.assertEqual('ACTIVE', self.show(active['id'])['status'])
+        future = self.create('future', start=200, end=300,
+                             reservations=[gpu])
+        [held] = self.allocated_hosts(active['id'])
+        self.assertEqual([held], self.allocated_hosts(future['id']))
+        # Another GPU host is busy for the active lease's whole window.
+        self.create('busy', start='now', end=120, reservations=[
+            host_reservation(resource_properties='["==", "$gpu", "true"]')])
+        busy = set(self.allocated_hosts(
+            self.request('GET', '/v1/leases').json()['leases'][2]['id']))
+        self.set_reservable({'id': held}, False, reason='dead')
+        moved_active = self.allocated_hosts(active['id'])
+        moved_future = self.allocated_hosts(future['id'])
+        gpu_ids = {hosts[n]['id'] for n in ('a', 'b', 'd')}
+        # The busy host is taken only during the active lease's window.
+        for moved, allowed in ((moved_active, gpu_ids - {held} - busy),
+                               (moved_future, gpu_ids - {held})):
+            self.assertEqual(1, len(moved))
+            self.assertIn(moved[0], allowed)
+        for lease in (active, future):
+            reservation = self.reservation(lease['id'])
+            self.assertTrue(reservation['resources_changed'])
+            self.assertFalse(reservation['missing_resources'])
+            self.assertFalse(self.show(lease['id'])['degraded'])
+        healed = [n[1] for n in notifications
+                  if n[1]['event_type'] == 'lease.event.healed']
+        self.assertEqual({active['id'], future['id']},
+                         {n['payload']['id'] for n in healed})
+        for n in healed:
+            [change] = n['payload']['healed']
+            self.assertEqual(held, str(change['from']))
+
+    def test_no_free_host_degrades_then_a_new_host_heals(self):
+        notifications = self.capture_notifications()
+        h1 = self.add_host('h1', gpu='true')
+        self.add_host('h2', gpu='false')
+        lease = self.create(reservations=[host_reservation(
+            resource_properties='["==", "$gpu", "true"]')])
+        self.set_reservable(h1, False)
+        # The allocation stays; the lease needs an operator.
+        self.assertEqual([h1['id']], self.allocated_hosts(lease['id']))
+        self.assertTrue(self.reservation(lease['id'])['missing_resources'])
+        self.assertTrue(self.show(lease['id'])['degraded'])
+        listed = self.request('GET', '/v1/leases?degraded=true').json()
+        self.assertEqual([lease['id']], [x['id'] for x in listed['leases']])
+        self.assertEqual([], self.request(
+            'GET', '/v1/leases?degraded=false').json()['leases'])
+        self.assertEqual(['lease.degraded'], [
+            n[1]['event_type'] for n in notifications
+            if n[1]['event_type'].startswith('lease.degraded')])
+        h3 = self.add_host('h3', gpu='true')
+        self.assertEqual([h3['id']], self.allocated_hosts(lease['id']))
+        reservation = self.reservation(lease['id'])
+        self.assertFalse(reservation['missing_resources'])
+        self.assertTrue(reservation['resources_changed'])
+        self.assertFalse(self.show(lease['id'])['degraded'])
+        self.assertEqual([], self.request(
+            'GET', '/v1/leases?degraded=true').json()['leases'])
+
+    def test_degraded_lease_recovers_when_its_host_comes_back(self):
+        h1 = self.add_host('h1')
+        lease = self.create()
+        self.set_reservable(h1, False)
+        self.assertTrue(self.show(lease['id'])['degraded'])
+        self.set_reservable(h1, True)
+        self.assertEqual([h1['id']], self.allocated_hosts(lease['id']))
+        reservation = self.reservation(lease['id'])
+        self.assertFalse(reservation['missing_resources'])
+        self.assertFalse(reservation['resources_changed'])
+        self.assertFalse(self.show(lease['id'])['degraded'])
+
+    def test_replacement_honours_traits_and_cleaning_time(self):
+        self.conf.set_override('cleaning_time', 30, group='manager')
+        self.add_host('a')
+        self.add_host('b')
+        self.add_host('c')
+        self.set_traits('b', 'CUSTOM_GPU')
+        self.set_traits('c', 'CUSTOM_GPU')
+        self.set_traits('a', 'CUSTOM_GPU')
+        lease = self.create(start=100, end=200, reservations=[
+            host_reservation(traits='CUSTOM_GPU')])
+        [held] = self.allocated_hosts(lease['id'])
+        # Another lease ends 10 minutes before ours starts on one of the
+        # others: within the cleaning time, so not a replacement.
+        other = self.create('other', start=40, end=90, reservations=[
+            host_reservation(traits='CUSTOM_GPU')])
+        [near] = self.allocated_hosts(other['id'])
+        self.set_reservable({'id': held}, False)
+        [moved] = self.allocated_hosts(lease['id'])
+        self.assertNotIn(moved, (held, near))
+        # Without the trait nothing fits: degraded.
+        self.set_traits(self.host({'id': moved})['hypervisor_hostname'])
+        self.set_reservable({'id': moved}, False)
+        self.assertTrue(self.show(lease['id'])['degraded'])
+
+    def test_ended_and_deleted_leases_are_left_alone(self):
+        h1 = self.add_host('h1')
+        self.add_host('h2')
+        lease = self.create()
+        self.request('DELETE', '/v1/leases/%s' % lease['id'])
+        self.set_reservable(h1, False)
+        self.assertEqual([], self.request('GET', '/v1/leases').json()[
+            'leases'])
+
+    def test_allocation_listing_shows_the_host_state(self):
+        h1 = self.add_host('h1')
+        lease = self.create()
+        self.set_reservable(h1, False, reason='bad RAM')
+        [allocation] = self.request(
+            'GET', '/v1/os-hosts/allocations?lease_id=%s'
+            % lease['id']).json()['allocations']
+        self.assertFalse(allocation['reservable'])
+        shown = self.request('GET', '/v1/os-hosts/%s/allocation'
+                             % h1['id']).json()['allocation']
+        self.assertFalse(shown['reservable'])
+
+    def test_bad_degraded_filter_is_400(self):
+        resp = self.request('GET', '/v1/leases?degraded=maybe')
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('degraded', resp.json()['error_message'])
