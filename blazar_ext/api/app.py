@@ -1,6 +1,7 @@
 """The WSGI application: three API families behind shared middleware.
 
     HTTPProxyToWSGI -> RequestId -> /healthcheck (no auth)
+        -> body size limit (413 in each family's shape)
         -> auth -> context
         -> /placement: placement-compatible app
         -> /v2:        metadefs-compatible app
@@ -13,10 +14,12 @@ from oslo_middleware import healthcheck
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 
+from blazar_ext.api import family_errors
 from blazar_ext.api.metadefs import app as metadefs_app
 from blazar_ext.api.metadefs import versions as metadefs_versions
 from blazar_ext.api.middleware import auth
 from blazar_ext.api.middleware import dispatch
+from blazar_ext.api.middleware import sizelimit
 from blazar_ext.api.placement import app as placement_app
 from blazar_ext.api.v1 import app as v1_app
 from blazar_ext import policy
@@ -35,6 +38,7 @@ def build(conf: cfg.ConfigOpts = CONF):
         ('/versions', metadefs_versions.app, False),
     ])
     app = auth.wrap(app, conf)
+    app = sizelimit.BodySizeLimit(app, conf, family_errors.RENDERERS)
     app = dispatch.PrefixDispatcher(app, [
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
     ])

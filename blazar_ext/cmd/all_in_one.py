@@ -11,6 +11,7 @@ import sys
 from oslo_log import log as logging
 
 from blazar_ext.api import app as api_app
+from blazar_ext.cmd import listen
 from blazar_ext.cmd import metadefs
 from blazar_ext import context
 from blazar_ext.db.api.placement import resource_class
@@ -41,6 +42,11 @@ def _embedded_defaults() -> None:
 def main(argv: list[str] | None = None) -> int:
     _embedded_defaults()
     service.prepare('blazar-ext-all-in-one', argv)
+    try:
+        host = listen.api_host(CONF)
+    except listen.InsecureNoAuth as exc:
+        LOG.error('%s', exc)
+        return 1
     os.makedirs(CONF.state_path, exist_ok=True)
     migration.upgrade('head')
     admin = context.get_admin_context()
@@ -58,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # One process: the fake transport lives in this process's memory,
         # so the API cannot fork workers.
-        server.serve(api_app.build, CONF.api.host, CONF.api.port,
+        server.serve(api_app.build, host, CONF.api.port,
                      workers=1, threads=CONF.api.threads)
     finally:
         manager.stop()

@@ -2,16 +2,25 @@
 
 import sys
 
+from oslo_log import log as logging
+
 from blazar_ext.api import app as api_app
+from blazar_ext.cmd import listen
 from blazar_ext import service
 from blazar_ext.wsgi import server
 
 CONF = service.CONF
+LOG = logging.getLogger(__name__)
 
 
 def main(argv: list[str] | None = None) -> int:
     service.prepare('blazar-ext-api', argv)
-    server.serve(api_app.build, CONF.api.host, CONF.api.port,
+    try:
+        host = listen.api_host(CONF)
+    except listen.InsecureNoAuth as exc:
+        LOG.error('%s', exc)
+        return 1
+    server.serve(api_app.build, host, CONF.api.port,
                  workers=CONF.api.workers, threads=CONF.api.threads)
     return 0
 

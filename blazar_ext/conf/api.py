@@ -5,8 +5,16 @@ from oslo_config import cfg
 GROUP = cfg.OptGroup('api', title='API server options')
 
 ALL_OPTS = [
-    cfg.HostAddressOpt('host', default='0.0.0.0',
-                       help='Address the API server listens on.'),
+    cfg.HostAddressOpt('host',
+                       help='Address the API server listens on. Unset, '
+                            'it is 0.0.0.0 with auth_strategy = keystone '
+                            'and 127.0.0.1 with auth_strategy = noauth.'),
+    cfg.BoolOpt('allow_insecure_noauth', default=False,
+                help='Let blazar-ext-api and blazar-ext-all-in-one start '
+                     'with auth_strategy = noauth on an address other '
+                     'than loopback. Under noauth anyone who reaches the '
+                     'port may act as an admin; they refuse to start '
+                     'unless this is true.'),
     cfg.PortOpt('port', default=1234,
                 help='Port the API server listens on.'),
     cfg.IntOpt('workers', default=1, min=1,

@@ -1,0 +1,52 @@
+"""Request body size limit for all three API families.
+
+oslo.middleware's RequestBodySizeLimiter enforces ``[oslo_middleware]
+max_request_body_size``; this wrapper gives its 413 the JSON shape of the
+family the request was for, and reads a body of unknown length (chunked)
+here, so the limit is met before any family's handler starts.
+"""
+
+from collections.abc import Callable
+
+from oslo_config import cfg
+from oslo_middleware import sizelimit
+import webob
+import webob.exc
+
+# (path prefix, render(request, status, title, message) -> Response);
+# the first whose prefix matches answers, the last one has prefix ''.
+Renderers = list[tuple[str, Callable]]
+
+
+class BodySizeLimit:
+    """413 in the family's error shape when a body is over the limit."""
+
+    def __init__(self, app, conf: cfg.ConfigOpts, renderers: Renderers):
+        self.limited = sizelimit.RequestBodySizeLimiter(app, conf)
+        self.conf = conf
+        self.renderers = renderers
+
+    def __call__(self, environ, start_response):
+        req = webob.Request(environ)
+        limit = self.conf.oslo_middleware.max_request_body_size
+        try:
+            if req.content_length is None and req.is_body_readable:
+                req.body = sizelimit.LimitingReader(
+                    req.body_file_raw, limit).read()
+            resp = req.get_response(self.limited)
+        except webob.exc.HTTPRequestEntityTooLarge:
+            resp = webob.Response(status=413)
+        if resp.status_int == 413 and not (
+                resp.content_type or '').endswith('json'):
+            resp = self._render(req, limit)
+        return resp(environ, start_response)
+
+    def _render(self, req: webob.Request, limit: int) -> webob.Response:
+        message = ('The request body is larger than %d bytes, the most '
+                   'this service accepts.' % limit)
+        # Undecoded: the prefixes are ASCII, and the path may not be UTF-8.
+        path = req.environ.get('PATH_INFO') or '/'
+        for prefix, render in self.renderers:
+            if not prefix or path == prefix or path.startswith(prefix + '/'):
+                return render(req, 413, 'Request Entity Too Large', message)
+        raise LookupError('no renderer for %s' % path)

@@ -1,0 +1,59 @@
+"""Where the API listens: safe by default under noauth.
+
+Under noauth any caller may send the token "admin", so the API servers
+bind loopback unless told otherwise, and refuse another address unless
+``[api] allow_insecure_noauth`` says the operator means it.
+"""
+
+import ipaddress
+import socket
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+LOG = logging.getLogger(__name__)
+
+LOOPBACK = '127.0.0.1'
+ANY = '0.0.0.0'
+
+
+class InsecureNoAuth(Exception):
+    """noauth on an address other hosts can reach, not allowed."""
+
+
+def is_loopback(host: str) -> bool:
+    """True when every address ``host`` names is a loopback address."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except socket.gaierror:
+        return False
+    return bool(infos) and all(
+        ipaddress.ip_address(info[4][0].split('%')[0]).is_loopback
+        for info in infos)
+
+
+def api_host(conf: cfg.ConfigOpts) -> str:
+    """The address to bind, or InsecureNoAuth; logs one line under noauth."""
+    noauth = conf.api.auth_strategy == 'noauth'
+    host = conf.api.host or (LOOPBACK if noauth else ANY)
+    if not noauth:
+        return host
+    if is_loopback(host):
+        LOG.info('auth_strategy = noauth: listening on %s (loopback) only; '
+                 'set [api] host and allow_insecure_noauth = true to serve '
+                 'other hosts.', host)
+    elif conf.api.allow_insecure_noauth:
+        LOG.warning('auth_strategy = noauth on %s, allowed by [api] '
+                    'allow_insecure_noauth: anyone who reaches port %d may '
+                    'act as an admin.', host, conf.api.port)
+    else:
+        raise InsecureNoAuth(
+            'Refusing to start: auth_strategy = noauth on %s would let '
+            'anyone who reaches port %d act as an admin. Listen on '
+            '127.0.0.1, use auth_strategy = keystone, or set [api] '
+            'allow_insecure_noauth = true.' % (host, conf.api.port))
+    return host
