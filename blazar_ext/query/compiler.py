@@ -32,6 +32,7 @@ from blazar_ext.query import sql
 
 _OPERATORS = {'==': operator.eq, '!=': operator.ne, '<': operator.lt,
               '<=': operator.le, '>': operator.gt, '>=': operator.ge}
+_ORDERED = ('<', '<=', '>', '>=')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +50,10 @@ class Target:
     numeric: bool
     wrap: Callable[[sa.ColumnElement], sa.ColumnElement]
     multi: bool = False
+    # A text property's value as a number where it is one, NULL elsewhere
+    # (a typed column kept beside the text): numeric comparisons then need
+    # no CAST and can scan an index.
+    number: sa.ColumnElement | None = None
 
 
 # What a set-valued property accepts, for its error message.
@@ -66,6 +71,7 @@ class CapabilityTable:
     names: type                         # e.g. ExtraCapability
     values: type                        # e.g. ComputeHostExtraCapability
     values_owner_id: str                # e.g. 'computehost_id'
+    values_number: str | None = None    # e.g. 'capability_number'
 
 
 class TableResolver:
@@ -143,7 +149,10 @@ class TableResolver:
             return table.owner_id.in_(
                 sa.select(owner).where(values.capability_id == capability_id,
                                        condition))
-        return Target(name, values.capability_value, False, wrap)
+        number = (getattr(values, table.values_number)
+                  if table.values_number else None)
+        return Target(name, values.capability_value, False, wrap,
+                      number=number)
 
 
 def compile(node, resolver) -> sa.ColumnElement:
@@ -178,6 +187,16 @@ class _Compiler:
                 condition = sa.or_(*(self.compare(target, '==', value)
                                      for value in node.values))
             return target.wrap(condition)
+        if (target.number is not None and node.op in _ORDERED and
+                language.is_number(node.value)):
+            # Numbers by the number's index, other values by their text
+            # (for which NULL stands in the number column): two semi-joins,
+            # so each is one index range instead of a scan of both.
+            number = _OPERATORS[node.op](target.number,
+                                         sql.number_literal(node.value))
+            text = sa.and_(target.number.is_(None), _OPERATORS[node.op](
+                sql.exact(target.value), sa.literal(node.value)))
+            return sa.or_(target.wrap(number), target.wrap(text))
         return target.wrap(self.compare(target, node.op, node.value))
 
     def element_of(self, target: Target, node) -> sa.ColumnElement:
@@ -225,6 +244,13 @@ class _Compiler:
             as_string = compare(sql.exact(target.value), sa.literal(value))
         if not language.is_number(value):
             return as_string
+        if target.number is not None and op in ('==', '!='):
+            # A text that is no number never equals a number's text, so
+            # '!=' holds for every such value.
+            equal = target.number == sql.number_literal(value)
+            if op == '==':
+                return equal
+            return sa.or_(target.number.is_(None), sa.not_(equal))
         return sa.case(
             (sql.is_number(target.value),
              compare(sql.to_number(target.value),

@@ -59,6 +59,11 @@ def is_number(text: str) -> bool:
             _NUMBER.match(text) is not None)
 
 
+def number_of(text: str) -> decimal.Decimal | None:
+    """``text`` as a Decimal where is_number says it is one, else None."""
+    return decimal.Decimal(text) if is_number(text) else None
+
+
 @dataclasses.dataclass(frozen=True)
 class Comparison:
     """``property op value``; op is a comparison, string comparison or

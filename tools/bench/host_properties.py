@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import host as models
+from blazar_ext.query import language
 
 EXPRESSIONS = [
     '[">=", "$memory_mb", "65536"]',
@@ -60,7 +61,9 @@ def populate(engine, hosts: int) -> None:
         for name, value in values.items():
             value_rows.append({'id': str(uuid.uuid4()), 'computehost_id': i,
                                'capability_id': ids[name],
-                               'capability_value': value})
+                               'capability_value': value,
+                               'capability_number':
+                                   language.number_of(value)})
     with engine.begin() as connection:
         connection.execute(models.ExtraCapability.__table__.insert(), [
             {'id': ids[name], 'resource_type': 'physical:host',

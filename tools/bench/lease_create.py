@@ -43,6 +43,7 @@ from blazar_ext.db import migration
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db import session as db_session
 from blazar_ext.manager import service
+from blazar_ext.query import language
 from blazar_ext import rpc
 from blazar_ext.rpc import manager_client
 
@@ -94,7 +95,8 @@ def load_hosts(count: int) -> list:
         for name, value in capability.items():
             values.append({'id': str(uuid.uuid4()), 'computehost_id': i,
                            'capability_id': cap_ids[name],
-                           'capability_value': value})
+                           'capability_value': value,
+                           'capability_number': language.number_of(value)})
     with db_session.writer.using(context) as session:
         session.execute(sa.insert(host_models.ExtraCapability), [
             {'id': cap_id, 'resource_type': 'physical:host',

@@ -15,6 +15,7 @@ from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db.models import placement as placement_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
+from blazar_ext.query import language
 
 RESOURCE_TYPE = 'physical:host'
 
@@ -206,11 +207,13 @@ def _set_capabilities(session, host_id: int, capabilities: dict,
                 sa.update(models.ComputeHostExtraCapability)
                 .where(models.ComputeHostExtraCapability.id ==
                        existing[capability_id])
-                .values(capability_value=value))
+                .values(capability_value=value,
+                        capability_number=language.number_of(value)))
         else:
             session.add(models.ComputeHostExtraCapability(
                 computehost_id=host_id, capability_id=capability_id,
-                capability_value=value))
+                capability_value=value,
+                capability_number=language.number_of(value)))
     session.flush()
 
 

@@ -40,7 +40,8 @@ CAPABILITIES = compiler.CapabilityTable(
     owner_id=models.ComputeHost.id,
     names=models.ExtraCapability,
     values=models.ComputeHostExtraCapability,
-    values_owner_id='computehost_id')
+    values_owner_id='computehost_id',
+    values_number='capability_number')
 
 Comparison = language.Comparison
 Membership = language.Membership

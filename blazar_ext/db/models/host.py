@@ -11,6 +11,10 @@ CAPABILITY_NAME = sa.String(255).with_variant(
     mysql.VARCHAR(255, charset='utf8mb4', collation='utf8mb4_bin'),
     'mysql', 'mariadb')
 
+# Wide enough for every number the property language accepts (32
+# characters); MySQL's bare DECIMAL would be DECIMAL(10, 0).
+CAPABILITY_NUMBER = sa.Numeric(65, 30)
+
 
 class ComputeHost(base.BASE):
     """A host that can be reserved."""
@@ -79,6 +83,10 @@ class ComputeHostExtraCapability(base.BASE):
         sa.Index('ix_computehost_extra_capabilities_capability_value',
                  'capability_id', 'capability_value',
                  mysql_length={'capability_value': 255}),
+        # Numeric comparisons ([">=", "$ram_gb", "64"]) scan this index
+        # instead of casting every value of the capability (revision 0008).
+        sa.Index('ix_computehost_extra_capabilities_capability_number',
+                 'capability_id', 'capability_number'),
     )
 
     id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
@@ -89,3 +97,6 @@ class ComputeHostExtraCapability(base.BASE):
         sa.String(36), sa.ForeignKey('extra_capabilities.id'),
         nullable=False)
     capability_value = sa.Column(sa.Text, nullable=False)
+    # The value as a number where it is one (query.language.is_number),
+    # else NULL; written with every value.
+    capability_number = sa.Column(CAPABILITY_NUMBER)

@@ -288,11 +288,70 @@ class _HostPropertiesMixin:
                      sql.number_literal(other), 1), else_=0)))
                 self.assertEqual(expected, bool(greater), (text, other))
 
+    def test_numbers_follow_every_write(self):
+        h1 = self._host_id('h1')
+        below = '["<", "$ram_speed", "3000"]'
+        self.assertEqual({'h1'}, self.select(below))
+        # As text '10000' < '3000': only its number can leave h1 out.
+        for value, expected in (('10000', set()), ('fast', set()),
+                                ('2999.5', {'h1'}), (None, set())):
+            host_api.host_update_capabilities(self.context, h1,
+                                              {'ram_speed': value})
+            self.assertEqual(expected, self.select(below), value)
+        host_api.host_update_capabilities(self.context, h1,
+                                          {'ram_speed': '064'})
+        self.assertEqual({'h1'}, self.select('["==", "$ram_speed", "64"]'))
+        with db_session.reader.using(self.context) as session:
+            values = models.ComputeHostExtraCapability
+            numbers = dict(session.execute(sa.select(
+                values.capability_value, values.capability_number)).all())
+        self.assertEqual(100, numbers['100'])
+        self.assertEqual(64, numbers['064'])
+        self.assertEqual(-1.5, float(numbers['-1.5']))
+        self.assertIsNone(numbers['1e3'])
+        self.assertIsNone(numbers['true'])
+
+    def _host_id(self, name: str):
+        with db_session.reader.using(self.context) as session:
+            return session.scalar(
+                sa.select(models.ComputeHost.id).where(
+                    models.ComputeHost.hypervisor_hostname == name))
+
 
 class TestHostPropertiesSQLite(_HostPropertiesMixin,
                                test_fixtures.OpportunisticDBTestMixin,
                                base.BaseTestCase):
     FIXTURE = _SQLiteFixture
+
+    def plan(self, resource_properties) -> str:
+        """SQLite's EXPLAIN QUERY PLAN of the host selection, one line."""
+        condition = capability_api.host_filter(
+            self.context, None, resource_properties)
+        query = sa.select(models.ComputeHost.id).where(condition)
+        with db_session.reader.using(self.context) as session:
+            compiled = query.compile(session.bind,
+                                     compile_kwargs={'literal_binds': True})
+            rows = session.execute(
+                sa.text('EXPLAIN QUERY PLAN %s' % compiled)).all()
+        return ' | '.join(row[-1] for row in rows)
+
+    def test_equality_scans_the_value_index(self):
+        plan = self.plan('["==", "$gpu", "true"]')
+        self.assertIn('INDEX ix_computehost_extra_capabilities_capability_'
+                      'value (capability_id=? AND capability_value=?)', plan)
+        self.assertNotIn('SCAN computehost_extra_capabilities', plan)
+
+    def test_numeric_comparisons_scan_the_number_index(self):
+        for expression, constraint in (
+                ('[">=", "$nic", "64"]', 'capability_number>?'),
+                ('["<", "$nic", "64"]', 'capability_number<?'),
+                ('["==", "$nic", "64"]', 'capability_number=?')):
+            plan = self.plan(expression)
+            self.assertIn('INDEX ix_computehost_extra_capabilities_'
+                          'capability_number (capability_id=? AND %s)'
+                          % constraint, plan, expression)
+            self.assertNotIn('SCAN computehost_extra_capabilities', plan,
+                             expression)
 
 
 class TestHostPropertiesMySQL(_HostPropertiesMixin,

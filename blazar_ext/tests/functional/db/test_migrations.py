@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from blazar_ext.db import migration
 from blazar_ext.db import models
 from blazar_ext.db import session as db_session
+from blazar_ext.query import language
 
 HOST_RESOURCE_TYPE = 'physical:host'
 # Longer than any VARCHAR the schema has, so a silent truncation shows.
@@ -163,6 +164,10 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
                              conn.execute(sa.select(sa.func.count())
                                           .select_from(caps.join(names)))
                              .scalar())
+            # Every value is a number here, and each got it (0008).
+            self.assertEqual(0, conn.execute(
+                sa.select(sa.func.count()).select_from(caps).where(
+                    caps.c.capability_number.is_(None))).scalar())
 
     def _insert_many(self, hosts: int, capabilities_per_host: int) -> dict:
         """Bulk rows in every table of revision 0001; their counts."""
@@ -210,6 +215,47 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
             for name, values in rows.items():
                 conn.execute(tables[name].insert(), values)
         return {name: len(values) for name, values in rows.items()}
+
+    def test_capability_numbers_filled_for_existing_rows(self):
+        migration.upgrade('0001', self.engine)
+        legacy = [row[3] for row in self._insert_legacy_rows()]
+        migration.upgrade('0006', self.engine)
+        extra = ['-0.25', '007', '1' * 32, '1' * 33, '1.', '--1', '12 ',
+                 '-0']
+        tables = self._tables()
+        caps = tables['computehost_extra_capabilities']
+        names = tables['extra_capabilities']
+        with self.engine.begin() as conn:
+            host_id = conn.execute(sa.select(caps.c.computehost_id)).first()[0]
+            for number, value in enumerate(extra):
+                conn.execute(names.insert().values(
+                    id='name-%d' % number, resource_type=HOST_RESOURCE_TYPE,
+                    capability_name='extra%d' % number))
+                conn.execute(caps.insert().values(
+                    id='value-%d' % number, computehost_id=host_id,
+                    capability_id='name-%d' % number, capability_value=value))
+
+        migration.upgrade('head', self.engine)
+        caps = self._tables()['computehost_extra_capabilities']
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(
+                caps.c.capability_value, caps.c.capability_number)).all()
+        self.assertEqual(sorted(legacy + extra), sorted(v for v, _ in found))
+        # The migration's SQL guard and the writer's Python agree. SQLite
+        # keeps numbers as 64-bit floats, as its CAST always did.
+        exact = self.engine.name != 'sqlite'
+
+        def same(number, expected):
+            if number is None or expected is None or exact:
+                return number == expected
+            return float(number) == float(expected)
+        wrong = [(value, number) for value, number in found
+                 if not same(number, language.number_of(value))]
+        self.assertEqual([], wrong)
+        numbers = dict(found)
+        self.assertEqual(512, numbers['512'])
+        self.assertEqual(7, numbers['007'])
+        self.assertIsNone(numbers['1.5e3'])
 
     def test_normalization_keeps_names_differing_in_case(self):
         migration.upgrade('0001', self.engine)

@@ -144,8 +144,44 @@ class TestCompileHostFilter(testtools.TestCase):
         sql = render(self.compile('["not", ["==", "$gpu", "true"]]'))
         self.assertIn('(computehosts.id NOT IN (SELECT', sql)
 
-    def test_numeric_literal_guards_the_cast(self):
+    def test_numeric_capability_compares_the_number_column(self):
+        # No CAST of the stored text: the typed column beside it, which
+        # the (capability_id, capability_number) index orders.
+        sql = render(self.compile('["==", "$rack", "9"]'))
+        self.assertIn('computehost_extra_capabilities.capability_number = '
+                      "CAST('9' AS NUMERIC(65, 30))", sql)
+        self.assertNotIn('capability_value', sql.split('WHERE', 2)[2])
+        self.assertNotIn('CASE', sql)
+        sql = render(self.compile('["!=", "$rack", "9"]'))
+        self.assertIn('capability_number IS NULL OR computehost_extra_'
+                      'capabilities.capability_number != CAST(', sql)
+
+    def test_ordered_numeric_comparison_is_two_index_ranges(self):
+        # Numbers by their number; other text by its text, where the
+        # number is NULL: one semi-join each, so each scans one range.
         sql = render(self.compile('[">", "$rack", "9"]'))
+        self.assertEqual(2, sql.count('IN (SELECT computehost_extra'))
+        self.assertIn('computehost_extra_capabilities.capability_number > '
+                      "CAST('9' AS NUMERIC(65, 30)))", sql)
+        self.assertIn('capability_number IS NULL AND computehost_extra_'
+                      "capabilities.capability_value > '9'", sql)
+        self.assertNotIn('CASE', sql)
+        # A text literal compares text only.
+        sql = render(self.compile('[">", "$rack", "r9"]'))
+        self.assertEqual(1, sql.count('IN (SELECT computehost_extra'))
+        self.assertNotIn('capability_number', sql)
+
+    def test_without_a_number_column_the_cast_is_guarded(self):
+        # A capability table without the typed column (another resource
+        # type) still compares numbers, casting behind a guard.
+        table = compiler.CapabilityTable(
+            resource_type='physical:host', owner_id=models.ComputeHost.id,
+            names=models.ExtraCapability,
+            values=models.ComputeHostExtraCapability,
+            values_owner_id='computehost_id')
+        resolver = compiler.TableResolver('resource_properties', {}, table)
+        sql = render(compiler.compile(hp.parse('[">", "$rack", "9"]'),
+                                      resolver))
         self.assertIn('CASE WHEN', sql)
         self.assertIn('THEN CAST(computehost_extra_capabilities.'
                       'capability_value AS NUMERIC(65, 30)) > ', sql)
