@@ -90,6 +90,12 @@ class InventorySourceError(Invalid):
     code = 'blazar_ext.inventory_source_error'
 
 
+class HealthSourceError(BlazarExtException):
+    msg_fmt = 'Host health could not be checked: %(reason)s'
+    status = 503
+    code = 'blazar_ext.health_source_error'
+
+
 class ResourceTypeNotFound(NotFound):
     msg_fmt = 'Resource type %(resource_type)s not found.'
     code = 'blazar_ext.resource_type_not_found'

@@ -6,6 +6,7 @@ from blazar_ext.conf import api
 from blazar_ext.conf import database
 from blazar_ext.conf import default
 from blazar_ext.conf import enforcement
+from blazar_ext.conf import health
 from blazar_ext.conf import manager
 from blazar_ext.conf import messaging
 from blazar_ext.conf import metadefs
@@ -14,7 +15,7 @@ CONF = cfg.CONF
 
 # One module per option group; opts.py lists them for the generator.
 MODULES = [default, api, database, manager, messaging, enforcement,
-           metadefs]
+           metadefs, health]
 
 for _module in MODULES:
     _module.register_opts(CONF)

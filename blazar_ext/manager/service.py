@@ -6,6 +6,7 @@ import oslo_messaging as messaging
 
 from blazar_ext.manager import endpoint
 from blazar_ext.manager import events
+from blazar_ext.manager import health
 from blazar_ext import rpc
 
 CONF = cfg.CONF
@@ -22,14 +23,17 @@ class ManagerService:
             rpc.get_transport(), target, [self.endpoint],
             executor='threading', serializer=rpc.ContextSerializer())
         self.event_loop = events.EventLoop(self.endpoint.leases)
+        self.health_monitor = health.HealthMonitor(self.endpoint.healer)
 
     def start(self) -> None:
         LOG.info('Manager listening on topic %s as %s',
                  CONF.manager.topic, CONF.host)
         self._server.start()
         self.event_loop.start()
+        self.health_monitor.start()
 
     def stop(self) -> None:
+        self.health_monitor.stop()
         self.event_loop.stop()
         self._server.stop()
         self._server.wait()

@@ -106,9 +106,10 @@ def claim_health_checks(context, checker: str, now: datetime.datetime,
                         interval: datetime.timedelta,
                         limit: int = 1000) -> list:
     """Claim up to ``limit`` hosts not checked for ``interval``: they are
-    this checker's until ``interval`` passes. [(id, name, reservable,
-    reservable_by)], in one select and one guarded update, so of several
-    managers exactly one claims each host."""
+    this checker's until ``interval`` passes. [(id, name, service_name,
+    reservable, reservable_by)], in one select and one guarded update, so
+    of several managers exactly one claims each host. ``now`` is whole
+    seconds (MySQL's DATETIME keeps no more)."""
     stale = now - interval
     due = sa.or_(_HOST.health_checked_at.is_(None),
                  _HOST.health_checked_at <= stale)
@@ -123,8 +124,8 @@ def claim_health_checks(context, checker: str, now: datetime.datetime,
             .values(health_checked_at=now, health_checker=checker)
             .execution_options(synchronize_session=False))
         rows = session.execute(
-            sa.select(_HOST.id, _HOST.hypervisor_hostname, _HOST.reservable,
-                      _HOST.reservable_by)
+            sa.select(_HOST.id, _HOST.hypervisor_hostname, _HOST.service_name,
+                      _HOST.reservable, _HOST.reservable_by)
             .where(_HOST.id.in_(ids), _HOST.health_checker == checker,
                    _HOST.health_checked_at == now)
             .order_by(_HOST.id))

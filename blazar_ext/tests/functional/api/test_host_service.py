@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 from blazar_ext.cmd import hosts as hosts_cmd
+from blazar_ext import context
+from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_host_traits
 from blazar_ext.tests.functional.api import test_leases
@@ -16,6 +18,7 @@ from blazar_ext.tests.functional.api import test_leases
 host_reservation = test_leases.host_reservation
 OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
 PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
+NET = 'public-net'
 
 
 class ServiceTestCase(test_host_traits.HostProviderTestCase):
@@ -318,3 +321,50 @@ class TestHealing(ServiceTestCase):
         resp = self.request('GET', '/v1/leases?degraded=maybe')
         self.assertEqual(400, resp.status, resp.text)
         self.assertIn('degraded', resp.json()['error_message'])
+
+
+class TestFloatingIPHealing(ServiceTestCase):
+    """virtual:floatingip heals through the same hook."""
+
+    def add_fip(self, address: str) -> dict:
+        resp = self.request('POST', '/v1/floatingips', {
+            'floating_network_id': NET, 'floating_ip_address': address})
+        self.assertEqual(201, resp.status, resp.text)
+        return resp.json()['floatingip']
+
+    def held(self, reservation_id: str) -> list:
+        return allocation_api.floatingip_allocation_list(
+            context.get_admin_context(), reservation_id)
+
+    def set_fip_reservable(self, fip: dict, reservable: bool) -> None:
+        self.manager.service.endpoint.healer.set_floatingip_reservable(
+            context.get_admin_context(), fip['id'], reservable)
+
+    def test_lost_address_replaced_on_the_same_network(self):
+        a = self.add_fip('172.24.4.10')
+        b = self.add_fip('172.24.4.11')
+        lease = self.create(reservations=[{
+            'resource_type': 'virtual:floatingip', 'network_id': NET,
+            'amount': 1}])
+        [reservation] = self.show(lease['id'])['reservations']
+        [held] = self.held(reservation['id'])
+        self.set_fip_reservable(a if held == a['id'] else b, False)
+        [moved] = self.held(reservation['id'])
+        self.assertEqual({a['id'], b['id']} - {held}, {moved})
+        [reservation] = self.show(lease['id'])['reservations']
+        self.assertTrue(reservation['resources_changed'])
+        self.assertFalse(self.show(lease['id'])['degraded'])
+
+    def test_required_address_cannot_be_replaced(self):
+        a = self.add_fip('172.24.4.10')
+        self.add_fip('172.24.4.11')
+        lease = self.create(reservations=[{
+            'resource_type': 'virtual:floatingip', 'network_id': NET,
+            'amount': 1, 'required_floatingips': ['172.24.4.10']}])
+        self.set_fip_reservable(a, False)
+        [reservation] = self.show(lease['id'])['reservations']
+        self.assertEqual([a['id']], self.held(reservation['id']))
+        self.assertTrue(reservation['missing_resources'])
+        self.assertTrue(self.show(lease['id'])['degraded'])
+        self.set_fip_reservable(a, True)
+        self.assertFalse(self.show(lease['id'])['degraded'])

@@ -1,0 +1,113 @@
+"""The health monitor: polls the health source and heals.
+
+Every manager runs one. Each run claims the hosts not checked for
+[health] interval (a guarded UPDATE: of several managers exactly one
+claims a host), asks the source about them in batches, takes the hosts
+found down out of service and brings back those found up again (only if
+this source took them out). Healing follows each change (see
+manager/healing.py). Every run also sweeps: reservations left on hosts
+out of service (a manager that died between the two steps) are healed,
+and degraded reservations are retried, since deleted or shortened leases
+free hosts too.
+"""
+
+import datetime
+import os
+import threading
+import time
+
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+
+from blazar_ext import context as blazar_context
+from blazar_ext.db.api import host_service
+from blazar_ext import exceptions
+from blazar_ext import health
+from blazar_ext.manager import healing
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+_TICK = 0.5
+
+
+class HealthMonitor:
+    """A daemon thread calling run_once every [health] interval."""
+
+    def __init__(self, healer: healing.Healer,
+                 source: health.HealthSource | None = None):
+        self.healer = healer
+        self.source = source or health.load()
+        # Unique per process, so claims by two managers never mix.
+        self.checker = '%s:%d:%s' % (CONF.host, os.getpid(),
+                                     uuidutils.generate_uuid()[:8])
+        self._stop = threading.Event()
+        self._thread = None
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name='blazar-ext-health')
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _run(self) -> None:
+        last = 0.0
+        while not self._stop.wait(min(_TICK, CONF.health.interval)):
+            if time.monotonic() - last < CONF.health.interval:
+                continue
+            last = time.monotonic()
+            try:
+                self.run_once()
+            except Exception:  # keep the monitor alive; retried next time
+                LOG.exception('The health monitor failed; will retry')
+
+    def run_once(self, now: datetime.datetime | None = None) -> dict:
+        """Check the hosts due, then sweep; returns what changed:
+        {'down': [host ids], 'up': [host ids], 'healed': [outcomes]}."""
+        # DATETIME columns drop microseconds on MySQL: claim to the second.
+        now = (now or timeutils.utcnow()).replace(microsecond=0)
+        context = blazar_context.get_admin_context()
+        changed = {'down': [], 'up': []}
+        if not isinstance(self.source, health.NoHealthSource):
+            self._check(context, now, changed)
+        changed['healed'] = self.healer.heal(context, retry_missing=True)
+        return changed
+
+    def _check(self, context, now: datetime.datetime, changed: dict) -> None:
+        interval = datetime.timedelta(seconds=CONF.health.interval)
+        while not self._stop.is_set():
+            claimed = host_service.claim_health_checks(
+                context, self.checker, now, interval,
+                limit=CONF.health.batch_size)
+            if not claimed:
+                return
+            hosts = [{'id': host_id, 'name': name, 'service_name': service}
+                     for host_id, name, service, _r, _b in claimed]
+            try:
+                found = self.source.check(hosts)
+            except exceptions.HealthSourceError as exc:
+                LOG.warning('%s; host states unchanged', exc)
+                return
+            for host_id, _name, _service, reservable, by in claimed:
+                if host_id not in found:
+                    continue
+                problem = found[host_id]
+                if problem is not None and reservable:
+                    if self.healer.set_host_reservable(
+                            context, host_id, False, reason=problem,
+                            by=self.source.name):
+                        changed['down'].append(host_id)
+                elif (problem is None and not reservable and
+                        by == self.source.name):
+                    if self.healer.set_host_reservable(
+                            context, host_id, True,
+                            only_if_by=self.source.name):
+                        changed['up'].append(host_id)
