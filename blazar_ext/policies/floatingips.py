@@ -25,6 +25,14 @@ rules = [
         description='Unregister a floating IP.',
         operations=[{'path': '/v1/floatingips/{floatingip_id}',
                      'method': 'DELETE'}]),
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'get_allocations',
+        check_str=base.RULE_ADMIN,
+        description='List floating IP allocations or show one floating '
+                    'IP\'s.',
+        operations=[{'path': '/v1/floatingips/allocations', 'method': 'GET'},
+                    {'path': '/v1/floatingips/{floatingip_id}/allocation',
+                     'method': 'GET'}]),
 ]
 
 

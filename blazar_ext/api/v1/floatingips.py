@@ -3,6 +3,7 @@
 import pecan
 from pecan import rest
 
+from blazar_ext.api.v1 import allocations as v1_allocations
 from blazar_ext.api.v1 import errors
 from blazar_ext.api.v1.schemas import floatingip as schema
 from blazar_ext.api.v1 import views
@@ -13,6 +14,10 @@ from blazar_ext.rpc import manager_client
 
 
 class FloatingIPsController(rest.RestController):
+
+    # /v1/floatingips/allocations and /v1/floatingips/{id}/allocation.
+    allocations = v1_allocations.FloatingIPAllocationsController()
+    allocation = v1_allocations.FloatingIPAllocationController()
 
     @pecan.expose('json')
     def get_all(self):

@@ -79,10 +79,20 @@ def floatingip(values: dict) -> dict:
     return _stamps(body, values)
 
 
+def _allocated(reservations: list) -> list:
+    return [{'id': r['id'], 'lease_id': r['lease_id'],
+             'start_date': timestamp(r['start_date']),
+             'end_date': timestamp(r['end_date'])} for r in reservations]
+
+
 def host_allocation(host_id, reservations: list,
                     reservable: bool | None = None) -> dict:
-    """Blazar's {resource_id, reservations: [{id, lease_id}]}, and
-    whether the host is in service (an extension)."""
+    """Blazar's {resource_id, reservations: [{id, lease_id, start_date,
+    end_date}]}, and whether the host is in service (an extension)."""
     return {'resource_id': str(host_id), 'reservable': reservable,
-            'reservations': [{'id': r['id'], 'lease_id': r['lease_id']}
-                             for r in reservations]}
+            'reservations': _allocated(reservations)}
+
+
+def floatingip_allocation(fip_id: str, reservations: list) -> dict:
+    """The same shape for a floating IP."""
+    return {'resource_id': fip_id, 'reservations': _allocated(reservations)}

@@ -233,6 +233,67 @@ def host_allocation_list(context, lease_id: str | None = None,
     return out
 
 
+def _windows(session, alloc, resource_column, resources: list,
+             lease_id: str | None, reservation_id: str | None,
+             ending_after: datetime.datetime | None) -> dict:
+    """{resource id: [{id, lease_id, start_date, end_date}]} with every
+    resource of ``resources`` as a key; the dates are the lease's."""
+    res = lease_models.Reservation
+    lease = lease_models.Lease
+    query = (sa.select(resource_column, res.id, res.lease_id,
+                       lease.start_date, lease.end_date)
+             .join(res, res.id == alloc.reservation_id)
+             .join(lease, lease.id == res.lease_id)
+             .where(resource_column.in_(resources))
+             .order_by(resource_column, lease.start_date, res.id))
+    if lease_id:
+        query = query.where(res.lease_id == lease_id)
+    if reservation_id:
+        query = query.where(res.id == reservation_id)
+    if ending_after is not None:
+        query = query.where(lease.end_date >= ending_after)
+    out: dict = {r: [] for r in resources}
+    for r_id, res_id, l_id, start, end in session.execute(query):
+        held = out[r_id]
+        # A reservation may hold a resource in several allocation rows.
+        if not held or held[-1]['id'] != res_id:
+            held.append({'id': res_id, 'lease_id': l_id,
+                         'start_date': start, 'end_date': end})
+    return out
+
+
+def host_allocation_windows(context, lease_id: str | None = None,
+                            reservation_id: str | None = None,
+                            host_id=None,
+                            ending_after: datetime.datetime | None = None
+                            ) -> dict:
+    """Every host (or ``host_id``) with the reservations holding it, as
+    Blazar's allocation routes list them; idle hosts map to []."""
+    alloc = lease_models.ComputeHostAllocation
+    host = host_models.ComputeHost
+    with db_session.reader.using(context) as session:
+        hosts = ([host_id] if host_id is not None else list(
+            session.scalars(sa.select(host.id).order_by(host.id))))
+        return _windows(session, alloc, alloc.compute_host_id, hosts,
+                        lease_id, reservation_id, ending_after)
+
+
+def floatingip_allocation_windows(context, lease_id: str | None = None,
+                                  reservation_id: str | None = None,
+                                  fip_id: str | None = None,
+                                  ending_after: datetime.datetime | None
+                                  = None) -> dict:
+    """As host_allocation_windows, for floating IPs."""
+    alloc = fip_models.FloatingIPAllocation
+    fip = fip_models.FloatingIP
+    with db_session.reader.using(context) as session:
+        fips = ([fip_id] if fip_id is not None else list(
+            session.scalars(sa.select(fip.id).order_by(fip.created_at,
+                                                       fip.id))))
+        return _windows(session, alloc, alloc.floatingip_id, fips,
+                        lease_id, reservation_id, ending_after)
+
+
 def host_has_allocations_after(session, host_id: int,
                                now: datetime.datetime) -> bool:
     """True while the host has a current or future allocation."""

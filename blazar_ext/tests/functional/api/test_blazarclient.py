@@ -154,4 +154,46 @@ class TestBlazarClientLeases(base.APITestCase):
         hosts = self.request('GET', '/v1/os-hosts').json()['hosts']
         names = {h['id']: h['hypervisor_hostname'] for h in hosts}
         self.assertEqual(['plain-node'],
-                         [names[a['resource_id']] for a in allocations])
+                         [names[a['resource_id']] for a in allocations
+                          if a['reservations']])
+
+    def test_allocation_list_and_show_host(self):
+        for name in ('busy-node', 'idle-node'):
+            self.assertEqual(201, self.request('POST', '/v1/os-hosts', {
+                'name': name}).status)
+        start = timeutils.utcnow() + datetime.timedelta(hours=1)
+        end = start + datetime.timedelta(hours=2)
+        proc = self.openstack(
+            'lease', 'create', '--reservation',
+            'resource_type=physical:host,min=1,max=1',
+            '--start-date', start.strftime(FMT),
+            '--end-date', end.strftime(FMT), '-f', 'json', 'one')
+        lease = json.loads(proc.stdout[proc.stdout.index('{'):])
+        hosts = {h['hypervisor_hostname']: h['id'] for h in self.request(
+            'GET', '/v1/os-hosts').json()['hosts']}
+        listed = json.loads(self.openstack('allocation', 'list', 'host',
+                                           '-f', 'json').stdout)
+        # Every host, the idle one with no reservations, as upstream.
+        by_host = {str(a['resource_id']): a['reservations'] for a in listed}
+        self.assertEqual(sorted(hosts.values()), sorted(by_host))
+        busy = [h for h, r in by_host.items() if r]
+        self.assertEqual(1, len(busy))
+        [held] = by_host[busy[0]]
+        self.assertEqual(lease['id'], held['lease_id'])
+        [reservation] = self.request('GET', '/v1/leases/%s' % lease[
+            'id']).json()['lease']['reservations']
+        self.assertEqual(reservation['id'], held['id'])
+        self.assertEqual(start.strftime('%Y-%m-%dT%H:%M'),
+                         held['start_date'][:16])
+        self.assertEqual(end.strftime('%Y-%m-%dT%H:%M'),
+                         held['end_date'][:16])
+        idle = [h for h in by_host if h not in busy][0]
+        shown = json.loads(self.openstack('allocation', 'show', 'host',
+                                          idle, '-f', 'json').stdout)
+        # The client prints the list flattened: empty for an idle host.
+        self.assertEqual('', shown['reservations'])
+        shown = json.loads(self.openstack(
+            'allocation', 'show', 'host', busy[0], '--lease-id', lease['id'],
+            '-f', 'json').stdout)
+        for value in held.values():
+            self.assertIn(value, str(shown['reservations']))

@@ -74,6 +74,36 @@ class TestFloatingIPs(base_leases.LeaseTestCase):
         self.create(name='e', reservations=[fip_reservation(amount=1)],
                     expect=409)
 
+    def test_allocations_routes(self):
+        busy = self.add_fip('172.24.4.10')
+        idle = self.add_fip('172.24.4.11')
+        lease = self.create(reservations=[fip_reservation(
+            required_floatingips=['172.24.4.10'])])
+        held = {'id': lease['reservations'][0]['id'], 'lease_id': lease['id'],
+                'start_date': lease['start_date'],
+                'end_date': lease['end_date']}
+        resp = self.request('GET', '/v1/floatingips/allocations')
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual([{'resource_id': busy['id'], 'reservations': [held]},
+                          {'resource_id': idle['id'], 'reservations': []}],
+                         resp.json()['allocations'])
+        resp = self.request('GET', '/v1/floatingips/allocations?lease_id=%s'
+                            % lease['id'])
+        self.assertEqual([[held], []], [a['reservations'] for a in
+                                        resp.json()['allocations']])
+        resp = self.request('GET', '/v1/floatingips/%s/allocation'
+                            % idle['id'])
+        self.assertEqual({'resource_id': idle['id'], 'reservations': []},
+                         resp.json()['allocation'])
+        resp = self.request('GET', '/v1/floatingips/%s/allocation'
+                            '?reservation_id=%s' % (busy['id'], held['id']))
+        self.assertEqual([held], resp.json()['allocation']['reservations'])
+        resp = self.request('GET', '/v1/floatingips/nope/allocation')
+        self.assertEqual(404, resp.status, resp.text)
+        resp = self.request('GET', '/v1/floatingips/allocations',
+                            headers=fixtures.user_headers())
+        self.assertEqual(403, resp.status, resp.text)
+
     def test_reserved_fip_cannot_be_deleted(self):
         fip = self.add_fip('172.24.4.10')
         lease = self.create(reservations=[fip_reservation()])

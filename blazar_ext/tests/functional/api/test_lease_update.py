@@ -1,6 +1,11 @@
 """Lease update and delete, host allocations routes, host delete guard,
 and the enforcement seam."""
 
+import datetime
+from unittest import mock
+
+from oslo_utils import timeutils
+
 from blazar_ext import exceptions
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_leases as base_leases
@@ -155,38 +160,62 @@ class TestLeaseDelete(base_leases.LeaseTestCase):
 
 class TestHostAllocations(base_leases.LeaseTestCase):
 
+    def held(self, lease: dict) -> dict:
+        """How a reservation of ``lease`` appears in an allocation."""
+        return {'id': lease['reservations'][0]['id'], 'lease_id': lease['id'],
+                'start_date': lease['start_date'],
+                'end_date': lease['end_date']}
+
     def test_allocations_routes(self):
         h1 = self.add_host('h1')
         h2 = self.add_host('h2')
+        idle = self.add_host('idle')
         a = self.create(name='a')
         b = self.create(name='b')
         resp = self.request('GET', '/v1/os-hosts/allocations')
         self.assertEqual(200, resp.status, resp.text)
         body = resp.json()['allocations']
+        # Every host, the idle one with no reservations, as upstream.
         self.assertEqual(
-            [{'resource_id': h1['id'],
-              'reservations': [{'id': a['reservations'][0]['id'],
-                                'lease_id': a['id']}]},
-             {'resource_id': h2['id'],
-              'reservations': [{'id': b['reservations'][0]['id'],
-                                'lease_id': b['id']}]}], body)
-        resp = self.request(
-            'GET', '/v1/os-hosts/allocations?reservation_id=%s'
-            % b['reservations'][0]['id'])
-        self.assertEqual([h2['id']], [x['resource_id'] for x in
-                                      resp.json()['allocations']])
+            [{'resource_id': h1['id'], 'reservable': True,
+              'reservations': [self.held(a)]},
+             {'resource_id': h2['id'], 'reservable': True,
+              'reservations': [self.held(b)]},
+             {'resource_id': idle['id'], 'reservable': True,
+              'reservations': []}], body)
+        for query, held in (('reservation_id=%s' % b['reservations'][0][
+                'id'], [[], [self.held(b)], []]),
+                ('lease_id=%s' % a['id'], [[self.held(a)], [], []])):
+            resp = self.request('GET', '/v1/os-hosts/allocations?' + query)
+            self.assertEqual(held, [x['reservations'] for x in
+                                    resp.json()['allocations']], query)
         resp = self.request('GET', '/v1/os-hosts/%s/allocation' % h1['id'])
         self.assertEqual(200, resp.status, resp.text)
-        self.assertEqual({'resource_id': h1['id'],
-                          'reservations': [{
-                              'id': a['reservations'][0]['id'],
-                              'lease_id': a['id']}]},
+        self.assertEqual({'resource_id': h1['id'], 'reservable': True,
+                          'reservations': [self.held(a)]},
                          resp.json()['allocation'])
+        resp = self.request('GET', '/v1/os-hosts/%s/allocation?lease_id=%s'
+                            % (h1['id'], b['id']))
+        self.assertEqual([], resp.json()['allocation']['reservations'])
         resp = self.request('GET', '/v1/os-hosts/999/allocation')
         self.assertEqual(404, resp.status)
         resp = self.request('GET', '/v1/os-hosts/allocations',
                             headers=fixtures.user_headers())
         self.assertEqual(403, resp.status)
+
+    def test_ended_leases_are_left_out_unless_asked_for(self):
+        h1 = self.add_host('h1')
+        lease = self.create(name='a', start=60, end=120)
+        # As seen after the lease's end, before the event loop ends it.
+        later = timeutils.utcnow() + datetime.timedelta(minutes=200)
+        with mock.patch.object(timeutils, 'utcnow', return_value=later):
+            listed = self.request('GET', '/v1/os-hosts/allocations').json()
+            asked = self.request('GET', '/v1/os-hosts/allocations?lease_id=%s'
+                                 % lease['id']).json()
+        self.assertEqual([{'resource_id': h1['id'], 'reservable': True,
+                           'reservations': []}], listed['allocations'])
+        self.assertEqual([self.held(lease)],
+                         asked['allocations'][0]['reservations'])
 
     def test_host_with_future_allocation_cannot_be_deleted(self):
         host = self.add_host('h1')
@@ -241,8 +270,9 @@ class TestEnforcementSeam(base_leases.LeaseTestCase):
         leases = self.request('GET', '/v1/leases').json()['leases']
         self.assertEqual([('refused', 'ERROR')],
                          [(x['name'], x['status']) for x in leases])
-        self.assertEqual([], self.request(
-            'GET', '/v1/os-hosts/allocations').json()['allocations'])
+        self.assertEqual([], [a for a in self.request(
+            'GET', '/v1/os-hosts/allocations').json()['allocations']
+            if a['reservations']])
         kind, payload = chain.seen[0]
         self.assertEqual('create', kind)
         self.assertEqual('refused', payload['name'])
