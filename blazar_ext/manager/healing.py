@@ -34,8 +34,6 @@ from oslo_utils import timeutils
 from blazar_ext.db.api import floatingip as floatingip_api
 from blazar_ext.db.api import healing as healing_api
 from blazar_ext.db.api import host_service
-from blazar_ext.db.api import lease as lease_api
-from blazar_ext import exceptions
 
 LOG = logging.getLogger(__name__)
 
@@ -94,7 +92,16 @@ class Healer:
         outcomes = healing_api.heal_leases(context, lease_ids, now,
                                            self._heal_reservation)
         for outcome in outcomes:
-            self._notify(context, outcome)
+            for change in outcome['replaced']:
+                LOG.info('Healed reservation %s of lease %s: %s %s -> %s',
+                         change['reservation_id'], outcome['lease_id'],
+                         change['resource_type'], change['from'],
+                         change['to'])
+            for reservation_id in outcome['newly_missing']:
+                LOG.warning('Reservation %s of lease %s is missing '
+                            'resources: nothing free fits',
+                            reservation_id, outcome['lease_id'])
+        self._notify(context, outcomes)
         return outcomes
 
     def retry_missing(self, context,
@@ -113,14 +120,19 @@ class Healer:
             return {old: None for old in lost}
         return heal(session, reservation, lost, start, end)
 
-    def _notify(self, context, outcome: dict) -> None:
-        try:
-            lease = lease_api.lease_get(context, outcome['lease_id'])
-        except exceptions.LeaseNotFound:
+    def _notify(self, context, outcomes: list) -> None:
+        worth = [o for o in outcomes if o['replaced'] or o['newly_missing']]
+        if not worth:
             return
-        if outcome['replaced']:
-            self.leases.notify(context, 'event.healed',
-                               dict(lease, healed=outcome['replaced']))
-        if outcome['newly_missing']:
-            self.leases.notify(context, 'degraded',
-                               dict(lease, missing=outcome['missing']))
+        leases = {lease['id']: lease for lease in healing_api.leases_get(
+            context, [o['lease_id'] for o in worth])}
+        for outcome in worth:
+            lease = leases.get(outcome['lease_id'])
+            if lease is None:
+                continue  # deleted since
+            if outcome['replaced']:
+                self.leases.notify(context, 'event.healed',
+                                   dict(lease, healed=outcome['replaced']))
+            if outcome['newly_missing']:
+                self.leases.notify(context, 'degraded',
+                                   dict(lease, missing=outcome['missing']))

@@ -237,11 +237,20 @@ class HostReservationPlugin:
         heals on behalf of the operator.
         """
         low, high = self._window(start, end)
-        try:
-            host_filter = self._filter(session, reservation,
-                                       private_visible=True)
-        except exceptions.Invalid:
-            # The request names a trait deleted since: nothing matches.
+        # One failure moves many reservations asking the same thing:
+        # compile each request once per healing transaction.
+        filters = session.info.setdefault('heal_host_filters', {})
+        key = (reservation['hypervisor_properties'],
+               reservation['resource_properties'], reservation['traits'])
+        if key not in filters:
+            try:
+                filters[key] = self._filter(session, reservation,
+                                            private_visible=True)
+            except exceptions.Invalid:
+                # The request names a trait deleted since: nothing fits.
+                filters[key] = None
+        host_filter = filters[key]
+        if host_filter is None:
             return {old: None for old in lost}
         # The reservation's own hosts are busy in its window already.
         found = allocation_api.host_candidates(

@@ -77,6 +77,16 @@ def leases_to_heal(context, now: datetime.datetime, host_ids=None,
     return sorted(found)
 
 
+def leases_get(context, lease_ids) -> list:
+    """The leases of ``lease_ids`` that exist, with reservations and
+    events, in four queries (for the notifications)."""
+    with db_session.reader.using(context) as session:
+        return lease_api._to_dicts(session, list(session.scalars(
+            sa.select(models.Lease).where(
+                models.Lease.id.in_(list(lease_ids)))
+            .order_by(models.Lease.id))))
+
+
 def degraded_lease_ids(context) -> list:
     with db_session.reader.using(context) as session:
         return list(session.scalars(sa.select(models.Lease.id).where(
@@ -144,6 +154,7 @@ def heal_leases(context, lease_ids, now: datetime.datetime, heal) -> list:
                     models.Reservation.missing_resources == sa.true())))
             outcome['degraded'] = lease.degraded
         session.flush()
+        session.info.pop('heal_host_filters', None)
         return [outcomes[k] for k in sorted(outcomes)]
 
 

@@ -310,8 +310,10 @@ class Deployment(fixtures.Fixture):
 
     def __init__(self, backend: str, managers: int = 2,
                  api_workers: int = 1, timeout: float = 30.0,
-                 rpc_timeout: int = 20):
+                 rpc_timeout: int = 20, extra_config: str = ''):
         super().__init__()
+        # Config file text appended to every process's configuration.
+        self.extra_config = extra_config
         self.backend = backend
         self.manager_count = managers
         self.api_workers = api_workers
@@ -382,6 +384,7 @@ class Deployment(fixtures.Fixture):
                    'topic': self.topic, 'db': self.database.url,
                    'port': self.port, 'workers': self.api_workers,
                    'rpc_timeout': self.rpc_timeout})
+            f.write(self.extra_config)
         return path
 
     def _start_manager(self, host: str) -> ServiceProcess:
