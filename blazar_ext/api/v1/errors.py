@@ -14,13 +14,29 @@ from blazar_ext import exceptions
 LOG = logging.getLogger(__name__)
 
 
+# What upstream Blazar (Flask) says for a path it has no route for.
+UNKNOWN_PATH = ('The requested URL was not found on the server. If you '
+                'entered the URL manually please check your spelling and '
+                'try again.')
+
+
 def render(status: int, title: str, message: str,
            request_id: str | None = None) -> tuple[str, bytes]:
-    """Body for the faults middleware."""
-    return 'application/json', jsonutils.dump_as_bytes({
-        'error_code': status,
-        'error_message': message,
-        'error_name': title.upper().replace(' ', '_')})
+    """Body for the faults middleware, with upstream Blazar's names.
+
+    ``error_name`` is the status number for a 4xx, as upstream's domain
+    errors, and the title in capitals for a 5xx (INTERNAL_SERVER_ERROR).
+    A path nothing is routed to also carries upstream's ``"error": 404``
+    and its message.
+    """
+    body = {'error_code': status, 'error_message': message,
+            'error_name': (status if status < 500
+                           else title.upper().replace(' ', '_'))}
+    # Routing 404s come with the generic message; a domain 404 names
+    # what is missing.
+    if status == 404 and message == faults.message_for(404):
+        body.update(error=404, error_message=UNKNOWN_PATH)
+    return 'application/json', jsonutils.dump_as_bytes(body)
 
 
 def response_for(exc: exceptions.BlazarExtException) -> webob.Response:

@@ -17,6 +17,7 @@ import pecan
 from pecan import rest
 
 from blazar_ext.api.v1.schemas import property as schema
+from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import metadef_resource_type as metadef_rt_api
@@ -183,6 +184,13 @@ class HostPropertiesController(rest.RestController):
 
     @pecan.expose('json')
     def patch(self, name=None):
+        """Both key sets: blazar_ext's {property, private, values} and
+        upstream's {id, resource_type, property_name, private, created_at,
+        updated_at}, so scripts written for either work."""
         _require_name(name)
-        return {'resource_property': update_property(
-            pecan.request.context, HOST_RESOURCE_TYPE, name)}
+        context = pecan.request.context
+        item = update_property(context, HOST_RESOURCE_TYPE, name)
+        record = capability_api.property_record(context, HOST_RESOURCE_TYPE,
+                                                name)
+        return {'resource_property': dict(item, **views.resource_property(
+            record))}

@@ -33,9 +33,16 @@ pecan.route(V1Controller, 'leases', leases.LeasesController())
 pecan.route(V1Controller, 'floatingips', floatingips.FloatingIPsController())
 
 
+# The only version, with no microversions: upstream Blazar 18 says 1.0
+# for both.
+MIN_VERSION = MAX_VERSION = '1.0'
+
+
 def _version(host_url: str) -> dict:
+    """The v1 entry of upstream Blazar's version document."""
     return {'id': 'v1.0', 'status': 'CURRENT',
-            'links': [{'href': '%s/v1/' % host_url, 'rel': 'self'}]}
+            'links': [{'href': '%s/v1' % host_url, 'rel': 'self'}],
+            'min_version': MIN_VERSION, 'max_version': MAX_VERSION}
 
 
 class RootController:

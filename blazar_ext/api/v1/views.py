@@ -72,6 +72,14 @@ def lease(values: dict) -> dict:
     return _stamps(body, values)
 
 
+def resource_property(values: dict) -> dict:
+    """Upstream Blazar's resource_property row."""
+    body = {name: values[name] for name in (
+        'resource_type', 'property_name', 'private')}
+    body['id'] = str(values['id'])
+    return _stamps(body, values)
+
+
 def floatingip(values: dict) -> dict:
     body = {name: values.get(name) for name in (
         'id', 'floating_network_id', 'floating_ip_address', 'subnet_id',

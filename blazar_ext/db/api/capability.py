@@ -140,6 +140,23 @@ def property_get(context, resource_type: str, name: str) -> dict:
                                            capability_id)}
 
 
+def property_record(context, resource_type: str, name: str) -> dict:
+    """The capability name's row as upstream Blazar's resource_property:
+    {id, resource_type, property_name, private, created_at, updated_at}."""
+    names = host_models.ExtraCapability
+    with db_session.reader.using(context) as session:
+        row = session.execute(
+            sa.select(names.id, names.resource_type, names.capability_name,
+                      names.private, names.created_at, names.updated_at)
+            .where(names.resource_type == resource_type,
+                   names.capability_name == name)).first()
+    if row is None:
+        raise exceptions.ResourcePropertyNotFound(
+            property=name, resource_type=resource_type)
+    return dict(zip(('id', 'resource_type', 'property_name', 'private',
+                     'created_at', 'updated_at'), row))
+
+
 def property_set_private(context, resource_type: str, name: str,
                          private: bool) -> dict:
     """Mark a capability name private or public; returns property_get()."""

@@ -511,7 +511,7 @@ def error_message(family: str, body) -> str | None:
         return None
     if family == 'v1':
         if (isinstance(body.get('error_code'), int)
-                and isinstance(body.get('error_name'), str)):
+                and isinstance(body.get('error_name'), (str, int))):
             return body.get('error_message') or None
         return None
     if family == 'placement':

@@ -332,12 +332,23 @@ class TestOsHostsProperties(PropertiesTestCase):
         resp = self.request('PATCH', OSHOSTS_PROPS + '/gpu',
                             {'private': False})
         self.assertEqual(200, resp.status, resp.text)
+        answered = resp.json()['resource_property']
+        # Upstream's keys beside blazar_ext's, so both kinds of script work.
+        stamps = {k: answered.pop(k) for k in ('id', 'created_at',
+                                                'updated_at')}
         self.assertEqual({'property': 'gpu', 'private': False,
-                          'values': ['false', 'true']},
-                         resp.json()['resource_property'])
+                          'values': ['false', 'true'],
+                          'resource_type': 'physical:host',
+                          'property_name': 'gpu'}, answered)
+        self.assertIsInstance(stamps['id'], str)
+        self.assertTrue(stamps['id'])
+        self.assertRegex(stamps['created_at'], r'^\d{4}-\d\d-\d\dT')
+        self.assertRegex(stamps['updated_at'], r'^\d{4}-\d\d-\d\dT')
         resp = self.request('PATCH', OSHOSTS_PROPS + '/gpu',
                             {'private': True})
         self.assertTrue(resp.json()['resource_property']['private'])
+        self.assertEqual(stamps['id'],
+                         resp.json()['resource_property']['id'])
 
     def test_patch_errors(self):
         resp = self.request('PATCH', OSHOSTS_PROPS + '/nope',
