@@ -334,8 +334,8 @@ class TestOsHostsProperties(PropertiesTestCase):
         self.assertEqual(200, resp.status, resp.text)
         answered = resp.json()['resource_property']
         # Upstream's keys beside blazar_ext's, so both kinds of script work.
-        stamps = {k: answered.pop(k) for k in ('id', 'created_at',
-                                                'updated_at')}
+        stamps = {k: answered.pop(k)
+                  for k in ('id', 'created_at', 'updated_at')}
         self.assertEqual({'property': 'gpu', 'private': False,
                           'values': ['false', 'true'],
                           'resource_type': 'physical:host',
