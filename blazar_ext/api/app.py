@@ -1,6 +1,7 @@
 """The WSGI application: three API families behind shared middleware.
 
     HTTPProxyToWSGI -> RequestId -> /healthcheck (no auth)
+        -> /calendar/: the calendar page's static files (no auth)
         -> body size limit (413 in each family's shape)
         -> auth -> context
         -> /placement: placement-compatible app
@@ -14,6 +15,7 @@ from oslo_middleware import healthcheck
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 
+from blazar_ext.api import calendar
 from blazar_ext.api import family_errors
 from blazar_ext.api.metadefs import app as metadefs_app
 from blazar_ext.api.metadefs import versions as metadefs_versions
@@ -41,6 +43,7 @@ def build(conf: cfg.ConfigOpts = CONF):
     app = sizelimit.BodySizeLimit(app, conf, family_errors.RENDERERS)
     app = dispatch.PrefixDispatcher(app, [
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
+        ('/calendar', calendar.CalendarApp(), True),
     ])
     app = request_id.RequestId(app)
     return http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)

@@ -15,6 +15,13 @@ rules = [
                     {'path': '/v1/floatingips/{floatingip_id}',
                      'method': 'GET'}]),
     policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'calendar',
+        # The reservation calendar: addresses and the time taken; lease
+        # names only for leases the caller may see.
+        check_str=base.RULE_ADMIN_OR_OWNER,
+        description='See floating IPs and when they are reserved.',
+        operations=[{'path': '/v1/floatingips/calendar', 'method': 'GET'}]),
+    policy.DocumentedRuleDefault(
         name=POLICY_ROOT % 'post',
         check_str=base.RULE_ADMIN,
         description='Register a floating IP.',

@@ -31,6 +31,13 @@ rules = [
         operations=[{'path': '/v1/os-hosts/availability',
                      'method': 'GET'}]),
     policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % 'calendar',
+        # The reservation calendar: host names, service state and the time
+        # taken; lease names only for leases the caller may see.
+        check_str=base.RULE_ADMIN_OR_OWNER,
+        description='See hosts and when they are reserved.',
+        operations=[{'path': '/v1/os-hosts/calendar', 'method': 'GET'}]),
+    policy.DocumentedRuleDefault(
         name=POLICY_ROOT % 'post',
         check_str=base.RULE_ADMIN,
         description='Register a host.',

@@ -4,6 +4,7 @@ import pecan
 from pecan import rest
 
 from blazar_ext.api.v1 import allocations as v1_allocations
+from blazar_ext.api.v1 import calendar as v1_calendar
 from blazar_ext.api.v1 import errors
 from blazar_ext.api.v1.schemas import floatingip as schema
 from blazar_ext.api.v1 import views
@@ -18,6 +19,9 @@ class FloatingIPsController(rest.RestController):
     # /v1/floatingips/allocations and /v1/floatingips/{id}/allocation.
     allocations = v1_allocations.FloatingIPAllocationsController()
     allocation = v1_allocations.FloatingIPAllocationController()
+
+    # /v1/floatingips/calendar: what the reservation calendar draws.
+    calendar = v1_calendar.FloatingIPCalendarController()
 
     @pecan.expose('json')
     def get_all(self):

@@ -5,6 +5,7 @@ from pecan import rest
 
 from blazar_ext.api.v1 import allocations as v1_allocations
 from blazar_ext.api.v1 import availability as v1_availability
+from blazar_ext.api.v1 import calendar as v1_calendar
 from blazar_ext.api.v1 import errors
 from blazar_ext.api.v1 import properties as v1_properties
 from blazar_ext.api.v1.schemas import host as schema
@@ -43,6 +44,8 @@ class HostsController(rest.RestController):
     allocation = v1_allocations.HostAllocationController()
     # /v1/os-hosts/availability: when matching hosts are free.
     availability = v1_availability.HostAvailabilityController()
+    # /v1/os-hosts/calendar: what the reservation calendar draws.
+    calendar = v1_calendar.HostCalendarController()
 
     @pecan.expose('json')
     def get_all(self):

@@ -1,0 +1,57 @@
+"""/calendar/: the reservation calendar, static files shipped in the
+package (HTML, JavaScript, CSS and SVG written for it; no build step).
+
+Served before authentication: the files hold no data. The page calls the
+APIs with the token the user gives it, as any client does.
+"""
+
+import os
+
+import webob
+from webob import static
+
+STATIC_DIR = os.path.join(os.path.dirname(__file__), 'static')
+CONTENT_TYPES = {'.html': 'text/html', '.js': 'text/javascript',
+                 '.css': 'text/css', '.svg': 'image/svg+xml'}
+# Everything the page loads comes from this origin; no inline script.
+SECURITY_HEADERS = {
+    'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; "
+                               "style-src 'self'; frame-ancestors 'none'",
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+}
+
+
+def _files() -> dict:
+    """{name: path} of the servable files, read once."""
+    return {name: os.path.join(STATIC_DIR, name)
+            for name in sorted(os.listdir(STATIC_DIR))
+            if os.path.splitext(name)[1] in CONTENT_TYPES}
+
+
+class CalendarApp:
+    """GET /calendar/ (the page) and /calendar/<file>; /calendar
+    redirects to /calendar/ so relative links resolve."""
+
+    def __init__(self):
+        self.files = _files()
+
+    def __call__(self, environ, start_response):
+        req = webob.Request(environ)
+        name = req.path_info.lstrip('/') or 'index.html'
+        if req.path_info == '':
+            resp = webob.Response(status=301, location=req.application_url
+                                  + '/')
+        elif req.method not in ('GET', 'HEAD'):
+            resp = webob.Response(status=405, allow='GET, HEAD')
+        elif name not in self.files:
+            resp = webob.Response(status=404, content_type='text/plain',
+                                  charset='UTF-8',
+                                  text='No such file in the calendar.\n')
+        else:
+            resp = req.get_response(static.FileApp(
+                self.files[name],
+                content_type=CONTENT_TYPES[os.path.splitext(name)[1]],
+                charset='UTF-8'))
+        resp.headers.update(SECURITY_HEADERS)
+        return resp(environ, start_response)
