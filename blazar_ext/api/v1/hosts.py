@@ -1,5 +1,8 @@
 """/v1/os-hosts: register, describe and unregister reservable hosts."""
 
+import itertools
+import urllib.parse
+
 import pecan
 from pecan import rest
 
@@ -35,6 +38,18 @@ def _service_state(values: dict) -> None:
                    'of service: give it with reservable false')
 
 
+# Fields a listing can show without reading any capability.
+_COLUMN_FIELDS = frozenset(views.HOST_COLUMNS + ('id', 'created_at',
+                                                 'updated_at'))
+
+
+def _list_query(request) -> dict:
+    """The listing's query parameters, validated; each given once."""
+    query = request.GET.mixed()
+    validation.validate(schema.LIST_QUERY, query)
+    return query
+
+
 class HostsController(rest.RestController):
 
     # /v1/os-hosts/properties (python-blazarclient's host property commands).
@@ -51,9 +66,30 @@ class HostsController(rest.RestController):
     def get_all(self):
         context = pecan.request.context
         policy.authorize(context, 'blazar:oshosts:get')
-        private = show_private(context)
-        return {'hosts': [views.host(h, private)
-                          for h in host_api.host_list(context)]}
+        query = _list_query(pecan.request)
+        limit = int(query['limit']) if 'limit' in query else None
+        fields = (frozenset(query['fields'].split(','))
+                  if 'fields' in query else None)
+        pages = host_api.host_pages(
+            context, show_private(context), marker=query.get('marker'),
+            limit=limit,
+            capabilities=None if fields is None else fields - _COLUMN_FIELDS)
+        # The first page now: a bad marker is a 400 before any byte is
+        # sent. The rest is read and sent a page at a time.
+        first = next(pages, None)
+        pages = itertools.chain([first] if first else [], pages)
+
+        url = pecan.request.path_url  # the request is gone when it streams
+
+        def next_href(last_id, count):
+            if limit is None or count < limit:
+                return None
+            return '%s?%s' % (url, urllib.parse.urlencode(
+                dict(query, marker=str(last_id))))
+        response = pecan.response
+        response.content_type = 'application/json'
+        response.app_iter = views.host_list_chunks(pages, fields, next_href)
+        return response
 
     @pecan.expose('json')
     def get_one(self, host_id):

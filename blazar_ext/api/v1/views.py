@@ -1,6 +1,7 @@
 """Response bodies of the v1 API, shaped as upstream Blazar's."""
 
 import datetime
+import json
 
 HOST_COLUMNS = ('hypervisor_hostname', 'vcpus', 'cpu_info', 'hypervisor_type',
                 'hypervisor_version', 'memory_mb', 'local_gb',
@@ -28,6 +29,61 @@ def host(values: dict, show_private: bool) -> dict:
         if show_private or not capability['private']:
             body.setdefault(name, capability['value'])
     return body
+
+
+def _iso(value) -> str | None:
+    # Same text as timestamp() for a datetime, at a fraction of the cost.
+    return None if value is None else value.isoformat(
+        timespec='microseconds')
+
+
+_STAMPS = ('created_at', 'updated_at')
+
+
+def listed_hosts(values: list, fields: frozenset | None = None) -> str:
+    """The JSON text of hosts of db.api.host.host_pages(), comma-separated,
+    each as host() shows it: the capability object the database built
+    joined with the columns (no name is both: capability names exclude
+    column names). With ``fields``, only those columns; the database
+    picked the capabilities."""
+    def wanted(names):
+        return [n for n in names if fields is None or n in fields]
+    columns, stamps = wanted(HOST_COLUMNS), wanted(_STAMPS)
+    with_id = fields is None or 'id' in fields
+    out = []
+    for row in values:
+        body = {name: row[name] for name in columns}
+        if with_id:
+            body['id'] = str(row['id'])
+        for name in stamps:
+            body[name] = _iso(row[name])
+        text = json.dumps(body)
+        capabilities = row['capabilities_json']
+        if capabilities != '{}':
+            text = (capabilities if text == '{}' else
+                    '%s, %s' % (capabilities[:-1], text[1:]))
+        out.append(text)
+    return ', '.join(out)
+
+
+def host_list_chunks(pages, fields: frozenset | None = None,
+                     next_href=None):
+    """The bytes of {"hosts": [...]} a page at a time, so the whole body is
+    never in memory. ``next_href(last_id, count)`` is called after the
+    last page; a link it returns is shown in 'hosts_links'."""
+    yield b'{"hosts": ['
+    separator = b''
+    last, count = None, 0
+    for page in pages:
+        yield separator + listed_hosts(page, fields).encode()
+        separator = b', '
+        last, count = page[-1]['id'], count + len(page)
+    yield b']'
+    href = next_href(last, count) if next_href else None
+    if href:
+        yield (', "hosts_links": %s'
+               % json.dumps([{'rel': 'next', 'href': href}])).encode()
+    yield b'}'
 
 
 _LEASE_COLUMNS = ('id', 'name', 'status', 'degraded', 'user_id',

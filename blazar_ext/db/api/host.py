@@ -4,6 +4,8 @@ from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 import sqlalchemy as sa
+from sqlalchemy.ext import compiler
+from sqlalchemy.sql import expression
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import capability as capability_api
@@ -87,6 +89,110 @@ def host_list(context) -> list:
         hosts = session.scalars(
             sa.select(models.ComputeHost).order_by(models.ComputeHost.id))
         return _to_dicts(session, list(hosts))
+
+
+# Hosts read per transaction by host_pages(): a page's rows and values
+# stay small in memory, and no read holds the database for a whole listing.
+PAGE_SIZE = 1000
+
+
+class _json_object_agg(expression.FunctionElement):
+    """The JSON object text {key: value, ...} of a group's rows."""
+
+    type = sa.Text()
+    name = 'json_object_agg'
+    inherit_cache = True
+
+
+@compiler.compiles(_json_object_agg)
+def _json_object_agg_sqlite(element, sql_compiler, **kw):
+    return 'json_group_object(%s)' % sql_compiler.process(
+        element.clauses, **kw)
+
+
+@compiler.compiles(_json_object_agg, 'postgresql')
+def _json_object_agg_postgresql(element, sql_compiler, **kw):
+    # As text: the driver would parse json into a dict.
+    return 'CAST(json_object_agg(%s) AS TEXT)' % sql_compiler.process(
+        element.clauses, **kw)
+
+
+def _json_object_agg_mysql(element, sql_compiler, **kw):
+    return 'JSON_OBJECTAGG(%s)' % sql_compiler.process(element.clauses, **kw)
+
+
+for _dialect in ('mysql', 'mariadb'):
+    compiler.compiles(_json_object_agg, _dialect)(_json_object_agg_mysql)
+
+
+def host_pages(context, include_private: bool, marker=None,
+               limit: int | None = None, capabilities=None,
+               page_size: int = PAGE_SIZE):
+    """Hosts after ``marker`` (a host id), ordered by id, at most ``limit``,
+    as lists of at most ``page_size`` dicts, each page read on demand.
+
+    Each dict has every computehosts column and 'capabilities_json': the
+    JSON object text of its capability values (the database builds it),
+    the private ones only with ``include_private``. ``capabilities`` is
+    None for every capability or a set of names (empty: no query for
+    them). An unknown marker is Invalid (400), raised by the first next().
+    """
+    after = _marker_id(context, marker) if marker is not None else None
+    left = limit
+    while left is None or left > 0:
+        size = page_size if left is None else min(page_size, left)
+        with db_session.reader.using(context) as session:
+            page = _host_page(session, after, size, include_private,
+                              capabilities)
+        if page:
+            yield page
+        if len(page) < size:
+            return
+        after = page[-1]['id']
+        if left is not None:
+            left -= len(page)
+
+
+def _marker_id(context, marker):
+    try:
+        with db_session.reader.using(context) as session:
+            return _get_model(session, marker).id
+    except exceptions.HostNotFound:
+        raise exceptions.Invalid(reason='marker %s: no such host' % marker)
+
+
+def _host_page(session, after, size: int, include_private: bool,
+               wanted) -> list:
+    hosts = models.ComputeHost.__table__
+    query = sa.select(hosts).order_by(hosts.c.id).limit(size)
+    if after is not None:
+        query = query.where(hosts.c.id > after)
+    result = session.execute(query)
+    keys = list(result.keys())
+    page = [dict(zip(keys, row)) for row in result.all()]
+    for values in page:
+        values['capabilities_json'] = '{}'
+    if not page or wanted is not None and not wanted:
+        return page
+    # One range of the (computehost_id, capability_id) index for the
+    # page, grouped in index order: one JSON text per host, so nothing is
+    # done per capability value in Python.
+    value, name = models.ComputeHostExtraCapability, models.ExtraCapability
+    query = (
+        sa.select(value.computehost_id,
+                  _json_object_agg(name.capability_name,
+                                   value.capability_value))
+        .join(name, name.id == value.capability_id)
+        .where(value.computehost_id.between(page[0]['id'], page[-1]['id']))
+        .group_by(value.computehost_id))
+    if not include_private:
+        query = query.where(name.private == sa.false())
+    if wanted is not None:
+        query = query.where(name.capability_name.in_(sorted(wanted)))
+    by_id = dict(session.execute(query).all())
+    for values in page:
+        values['capabilities_json'] = by_id.get(values['id'], '{}')
+    return page
 
 
 @oslo_db_api.wrap_db_retry(max_retries=5, retry_on_deadlock=True)

@@ -61,3 +61,16 @@ UPDATE = {
     'additionalProperties': {'type': ['string', 'number', 'boolean',
                                       'null']},
 }
+
+# GET /v1/os-hosts query: pagination and a field filter, extensions to
+# Blazar's API (its client sends none of them, and gets every host).
+LIST_QUERY = {
+    'type': 'object',
+    'properties': {
+        'limit': {'type': 'string', 'pattern': '^[1-9][0-9]{0,8}$'},
+        'marker': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'fields': {'type': 'string', 'minLength': 1, 'maxLength': 8192,
+                   'pattern': r'^[^,]+(,[^,]+)*$'},
+    },
+    'additionalProperties': False,
+}

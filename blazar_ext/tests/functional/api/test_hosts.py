@@ -1,7 +1,10 @@
 """/v1/os-hosts through the whole service (API, RPC, manager, SQLite)."""
 
+import fixtures as fixtures_lib
+
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import backends
 
 
 class TestHosts(base.APITestCase):
@@ -101,3 +104,87 @@ class TestHosts(base.APITestCase):
         resp = self.request('GET', '/', token=None)
         self.assertEqual(300, resp.status)
         self.assertEqual('v1.0', resp.json()['versions'][0]['id'])
+
+
+class TestHostList(base.APITestCase):
+    """GET /v1/os-hosts: streamed, with limit/marker and fields."""
+
+    def setUp(self):
+        super().setUp()
+        self.hosts = []
+        for number in range(5):
+            resp = self.request('POST', '/v1/os-hosts', {
+                'name': 'host-%d' % number, 'vcpus': number,
+                'rack': 'r%d' % (number % 2), 'gpu': number % 2 == 0})
+            self.assertEqual(201, resp.status, resp.text)
+            self.hosts.append(resp.json()['host'])
+        # A capability value can be removed; the listing follows.
+        resp = self.request('PUT', '/v1/os-hosts/%s' % self.hosts[1]['id'],
+                            {'gpu': None})
+        self.assertEqual(200, resp.status, resp.text)
+        # As stored (MySQL keeps whole seconds of the timestamps).
+        self.hosts = [self.request('GET', '/v1/os-hosts/%s' % host['id'])
+                      .json()['host'] for host in self.hosts]
+
+    def list(self, query='', status=200):
+        resp = self.request('GET', '/v1/os-hosts' + query)
+        self.assertEqual(status, resp.status, resp.text)
+        return resp.json()
+
+    def test_every_host_as_shown_one_by_one(self):
+        listed = self.list()
+        self.assertEqual(['hosts'], list(listed))
+        self.assertEqual(self.hosts, listed['hosts'])
+        self.assertNotIn('gpu', listed['hosts'][1])
+
+    def test_pages_of_one_make_the_whole_list(self):
+        # Pages smaller than the limit: every page boundary is crossed.
+        self.useFixture(fixtures_lib.MockPatch(
+            'blazar_ext.db.api.host.PAGE_SIZE', 2))
+        self.assertEqual(self.hosts, self.list()['hosts'])
+        self.assertEqual(self.hosts[:3], self.list('?limit=3')['hosts'])
+
+    def test_limit_and_marker(self):
+        first = self.list('?limit=2')
+        self.assertEqual(self.hosts[:2], first['hosts'])
+        link = first['hosts_links'][0]
+        self.assertEqual('next', link['rel'])
+        self.assertIn('marker=%s' % self.hosts[1]['id'], link['href'])
+        self.assertIn('limit=2', link['href'])
+        second = self.list('?limit=2&marker=%s' % self.hosts[1]['id'])
+        self.assertEqual(self.hosts[2:4], second['hosts'])
+        last = self.list('?limit=2&marker=%s' % self.hosts[3]['id'])
+        self.assertEqual(self.hosts[4:], last['hosts'])
+        self.assertNotIn('hosts_links', last)
+        self.assertEqual([], self.list(
+            '?marker=%s' % self.hosts[4]['id'])['hosts'])
+        self.assertEqual(self.hosts[3:], self.list(
+            '?marker=%s' % self.hosts[2]['id'])['hosts'])
+
+    def test_fields(self):
+        listed = self.list('?fields=id,hypervisor_hostname')['hosts']
+        self.assertEqual(
+            [{'id': h['id'], 'hypervisor_hostname': h['hypervisor_hostname']}
+             for h in self.hosts], listed)
+        listed = self.list('?fields=id,gpu&limit=3')['hosts']
+        self.assertEqual([{'id': self.hosts[0]['id'], 'gpu': 'true'},
+                          {'id': self.hosts[1]['id']},
+                          {'id': self.hosts[2]['id'], 'gpu': 'true'}],
+                         listed)
+
+    def test_bad_query_is_400(self):
+        for query in ('?limit=0', '?limit=-1', '?limit=x', '?limit=1&limit=2',
+                      '?marker=', '?fields=', '?fields=a,,b', '?sort=id',
+                      '?marker=no-such-host', '?marker=999999'):
+            body = self.list(query, status=400)
+            self.assertTrue(body['error_message'], query)
+        self.assertIn('marker 999999: no such host',
+                      self.list('?marker=999999', 400)['error_message'])
+
+
+class TestHostListMySQL(backends.OnBackend, TestHostList):
+    BACKEND = 'mysql'
+
+
+class TestHostListPostgreSQL(backends.OnBackend, TestHostList):
+    BACKEND = 'postgresql'
