@@ -1,6 +1,8 @@
 #!/bin/bash -xe
 #
-# Creates the database users and databases the opportunistic tests expect,
+# Installs Debian's chromium and chromium-driver for the calendar's browser
+# tests when they are absent (as root, with apt-get), and
+# creates the database users and databases the opportunistic tests expect,
 # as OpenStack CI's tools/test-setup.sh does: user openstack_citest with
 # password openstack_citest and a database openstack_citest, on MySQL/MariaDB
 # and PostgreSQL. oslo.db's opportunistic fixtures create and drop their own
@@ -100,5 +102,23 @@ SQL
     fi
 }
 
+# The calendar's browser tests drive Debian's headless Chromium through
+# its WebDriver (selenium from test-requirements.txt).
+setup_chromium() {
+    if command -v chromium >/dev/null && command -v chromedriver >/dev/null
+    then
+        return 0
+    fi
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+        echo "chromium or chromium-driver missing and cannot be installed" \
+             "here (needs root and apt-get)" >&2
+        return 0
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+        chromium-driver
+}
+
 setup_mysql
 setup_postgresql
+setup_chromium

@@ -21,8 +21,9 @@ ALLOCATION_FIELDS = ('resource_id', 'start', 'end', 'lease_id')
 
 
 def view(found: dict, start, end, see_all: bool,
-         project_id: str | None) -> dict:
-    """The calendar body; leases of other projects left anonymous.
+         project_id: str | None, see_reasons: bool = False) -> dict:
+    """The calendar body; leases of other projects left anonymous, and
+    why hosts are out of service only for those who may see hosts.
 
     Leases and allocations are rows (lists) under their field names
     (``lease_fields``, ``allocation_fields``): a busy window has tens of
@@ -39,6 +40,10 @@ def view(found: dict, start, end, see_all: bool,
         allocations.append([str(resource_id), a_start, a_end,
                             lease_id if visible else None])
     resources = [dict(r, id=str(r['id'])) for r in found['resources']]
+    if not see_reasons:
+        # Why a host is out of service is the operator's note.
+        for resource in resources:
+            resource.pop('reservable_reason', None)
     return {'calendar': {'start': time_window.stamp(start),
                          'end': time_window.stamp(end),
                          'resources': resources,
@@ -56,8 +61,10 @@ def _answer(rule: str, read) -> dict:
     start, end = time_window.window(params)
     see_all = policy.authorize(context, 'blazar:leases:get_all_projects',
                                do_raise=False)
+    see_reasons = policy.authorize(context, 'blazar:oshosts:get',
+                                   do_raise=False)
     return view(read(context, start, end), start, end, see_all,
-                context.project_id)
+                context.project_id, see_reasons)
 
 
 class HostCalendarController(rest.RestController):

@@ -54,10 +54,12 @@ def host_calendar(context, start: datetime.datetime,
     host = host_models.ComputeHost
     with db_session.reader.using(context) as session:
         hosts = [{'id': h_id, 'name': name, 'reservable': reservable,
-                  'disabled': disabled}
-                 for h_id, name, reservable, disabled in session.execute(
+                  'disabled': disabled, 'reservable_reason': reason}
+                 for h_id, name, reservable, disabled, reason
+                 in session.execute(
                      sa.select(host.id, host.hypervisor_hostname,
-                               host.reservable, host.disabled)
+                               host.reservable, host.disabled,
+                               host.reservable_reason)
                      .order_by(host.hypervisor_hostname))]
         alloc = lease_models.ComputeHostAllocation
         return {'resources': hosts, 'allocations': _allocations(

@@ -269,9 +269,11 @@
                                                        row.out ? 15 : 26)) +
                      '</text>');
       if (row.out) {
+        const reason = row.res.reservable_reason;
         labelsSvg.push('<text class="out-label" x="' + (LABEL_W - 6) +
                        '" y="' + (y + 16) + '" text-anchor="end">' +
-                       'out of service</text>');
+                       'out of service' + (reason ? '<title>' + esc(reason) +
+                                           '</title>' : '') + '</text>');
       }
       drawBars(row, y, v, x, barsSvg);
     }

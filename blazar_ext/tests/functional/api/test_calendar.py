@@ -1,14 +1,11 @@
 """GET /v1/os-hosts/calendar and /v1/floatingips/calendar."""
 
+import json
 import os
 import urllib.parse
 
-import sqlalchemy as sa
 import yaml
 
-from blazar_ext import context
-from blazar_ext.db.models import host as host_models
-from blazar_ext.db import session as db_session
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_floatingips
 from blazar_ext.tests.functional.api import test_host_availability
@@ -91,14 +88,19 @@ class TestHostCalendar(CalendarTestCase):
         self.assertEqual(2, len(body['resources']))
 
     def test_out_of_service_hosts_are_marked(self):
-        with db_session.writer.using(context.get_admin_context()) as s:
-            s.execute(sa.update(host_models.ComputeHost).where(
-                host_models.ComputeHost.hypervisor_hostname == 'node-2')
-                .values(reservable=False))
+        resp = self.request('PUT', '/v1/os-hosts/%s' % self.h2['id'], {
+            'reservable': False, 'reservable_reason': 'PSU replaced'})
+        self.assertEqual(200, resp.status, resp.text)
         body = self.calendar(headers=ALICE).json()['calendar']
         self.assertEqual({'node-1': True, 'node-2': False},
                          {r['name']: r['reservable']
                           for r in body['resources']})
+        # The operator's note is for those who may see hosts.
+        self.assertNotIn('PSU', json.dumps(body))
+        body = self.calendar().json()['calendar']
+        self.assertEqual(['PSU replaced'],
+                         [r['reservable_reason'] for r in body['resources']
+                          if not r['reservable']])
 
     def test_policy_may_close_it(self):
         path = os.path.join(self.useFixture(

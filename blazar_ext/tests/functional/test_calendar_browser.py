@@ -1,0 +1,308 @@
+"""The calendar page in a real browser (headless Chromium, selenium)
+against a running blazar-ext-all-in-one.
+
+Screenshots of every test go to $BLAZAR_EXT_SCREENSHOT_DIR, by default
+.stestr/screenshots/ beside the test run's results.
+"""
+
+import datetime
+import os
+
+import fixtures
+from oslo_utils import timeutils
+import requests
+import testtools
+
+from blazar_ext.tests.functional import browser
+from blazar_ext.tests.functional import services
+
+PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
+FMT = '%Y-%m-%d %H:%M'
+MAX_LEASE_SECONDS = 86400
+SCREENSHOT_DIR = os.environ.get(
+    'BLAZAR_EXT_SCREENSHOT_DIR',
+    os.path.join(os.getcwd(), '.stestr', 'screenshots'))
+
+
+def _at(hours: float) -> str:
+    base = timeutils.utcnow().replace(minute=0, second=0, microsecond=0)
+    return (base + datetime.timedelta(hours=hours)).strftime(FMT)
+
+
+def _minute(api_date: str) -> str:
+    """'2030-01-01T10:00:00.000000' as the calendar shows it."""
+    return api_date[:16].replace('T', ' ')
+
+
+class CalendarBrowserTestCase(testtools.TestCase):
+    """A fresh all-in-one (with a maximum lease length, so enforcement
+    refuses long leases) and a fresh headless Chromium per test."""
+
+    def setUp(self):
+        super().setUp()
+        reason = browser.unavailable()
+        if reason:
+            self.skipTest(reason)
+        self.state = self.useFixture(fixtures.TempDir()).path
+        port = services.free_port()
+        config = os.path.join(self.state, 'blazar-ext.conf')
+        with open(config, 'w') as f:
+            f.write('[DEFAULT]\nstate_path = %s\n[api]\nhost = 127.0.0.1\n'
+                    'port = %d\n[manager]\nevent_interval = 3600\n'
+                    '[enforcement]\nreservation_max_length = %d\n'
+                    % (self.state, port, MAX_LEASE_SECONDS))
+        self.url = 'http://127.0.0.1:%d' % port
+        self.process = self.useFixture(services.ServiceProcess(
+            'all-in-one', [services.script('blazar-ext-all-in-one'),
+                           '--config-file', config], self.state))
+        services.wait_for(lambda: services.http_answers(self.url + '/'),
+                          60, 'blazar-ext-all-in-one on %s' % self.url,
+                          processes=[self.process])
+        self.driver = browser.start_chrome(
+            os.path.join(self.state, 'chrome-profile'))
+        self.addCleanup(self.driver.quit)
+        # Cleanups run last-in first-out: the screenshot before quitting.
+        self.addCleanup(self.screenshot, 'end')
+
+    def screenshot(self, label: str) -> None:
+        os.makedirs(SCREENSHOT_DIR, exist_ok=True)
+        self.driver.save_screenshot(os.path.join(
+            SCREENSHOT_DIR, '%s-%s.png' % (
+                '.'.join(self.id().split('.')[-2:]), label)))
+
+    def call(self, method: str, path: str, body=None, token='admin',
+             expected: int | None = 200, headers=None):
+        headers = dict(headers or {}, **{'X-Auth-Token': token})
+        resp = requests.request(method, self.url + path, json=body,
+                                headers=headers, timeout=30)
+        if expected is not None:
+            self.assertEqual(expected, resp.status_code, resp.text)
+        return resp
+
+    def add_host(self, name: str, **capabilities) -> dict:
+        return self.call('POST', '/v1/os-hosts', dict(
+            capabilities, name=name), expected=201).json()['host']
+
+    def lease(self, name: str, start: float, end: float, token='admin',
+              **reservation) -> dict:
+        spec = {'resource_type': 'physical:host', 'min': 1, 'max': 1,
+                'hypervisor_properties': '', 'resource_properties': ''}
+        spec.update(reservation)
+        return self.call('POST', '/v1/leases', {
+            'name': name, 'start_date': _at(start), 'end_date': _at(end),
+            'reservations': [spec], 'events': []}, token=token,
+            expected=201).json()['lease']
+
+    def set_traits(self, host_name: str, *traits: str) -> None:
+        for trait in traits:
+            self.call('PUT', '/placement/traits/%s' % trait,
+                      headers=PLACEMENT, expected=None)
+        provider = self.call(
+            'GET', '/placement/resource_providers?name=%s' % host_name,
+            headers=PLACEMENT).json()['resource_providers'][0]
+        self.call('PUT', '/placement/resource_providers/%s/traits'
+                  % provider['uuid'],
+                  {'traits': list(traits),
+                   'resource_provider_generation': provider['generation']},
+                  headers=PLACEMENT)
+
+    def open_page(self, token: str = 'admin') -> None:
+        self.driver.get(self.url + '/calendar/')
+        self.driver.execute_script(
+            'localStorage.setItem("blazar-calendar-token", arguments[0]);',
+            token)
+        self.driver.get(self.url + '/calendar/')
+        browser.wait_rendered(self.driver)
+        browser.settle(self.driver)
+
+    def bars(self) -> list:
+        """The lease bars drawn, as dicts of their data attributes."""
+        return self.driver.execute_script("""
+            return Array.from(document.querySelectorAll('#bars rect.bar'))
+              .map(b => ({lease: b.dataset.lease, name: b.dataset.name,
+                          resource: b.dataset.resource,
+                          start: b.dataset.start, end: b.dataset.end}));""")
+
+    def text(self, element_id: str) -> str:
+        return self.driver.execute_script(
+            'const e = document.getElementById(arguments[0]);'
+            'return e ? e.textContent : null;', element_id)
+
+    def click(self, selector: str) -> None:
+        self.driver.find_element('css selector', selector).click()
+
+
+class TestCalendarBars(CalendarBrowserTestCase):
+
+    def setUp(self):
+        super().setUp()
+        for name in ('node-1', 'node-2', 'node-3'):
+            self.add_host(name)
+        self.admin_lease = self.lease('admin-lease', 2, 6)
+        self.alice_lease = self.lease('alice-lease', 3, 9,
+                                      token='alice:proj-a')
+        self.bob_lease = self.lease('bob-secret-lease', 10, 20,
+                                    token='bob:proj-b', min=2, max=2)
+
+    def expected_bars(self) -> list:
+        """(lease id, host id, start, end, name) from the v1 API."""
+        leases = {lease['id']: lease for lease in
+                  self.call('GET', '/v1/leases').json()['leases']}
+        out = []
+        for host in self.call('GET', '/v1/os-hosts/allocations').json()[
+                'allocations']:
+            for reservation in host['reservations']:
+                lease = leases[reservation['lease_id']]
+                out.append((lease['id'], host['resource_id'],
+                            _minute(lease['start_date']),
+                            _minute(lease['end_date']), lease['name']))
+        return sorted(out)
+
+    def test_bars_match_the_apis_leases(self):
+        self.open_page('admin')
+        drawn = sorted((b['lease'], b['resource'], b['start'], b['end'],
+                        b['name']) for b in self.bars())
+        expected = self.expected_bars()
+        self.assertEqual(4, len(expected))
+        self.assertEqual(expected, drawn)
+        self.assertIn('3 hosts', self.text('status'))
+
+    def test_other_projects_leases_are_only_reserved(self):
+        self.open_page('alice:proj-a')
+        bars = self.bars()
+        mine = [b for b in bars if b['lease']]
+        self.assertEqual([('alice-lease', self.alice_lease['id'])],
+                         [(b['name'], b['lease']) for b in mine])
+        others = sorted((b['name'], b['start'], b['end'])
+                        for b in bars if not b['lease'])
+        self.assertEqual([('reserved', _at(2), _at(6)),
+                          ('reserved', _at(10), _at(20)),
+                          ('reserved', _at(10), _at(20))], others)
+        source = self.driver.page_source
+        for secret in ('admin-lease', 'bob-secret-lease',
+                       self.bob_lease['id'], self.admin_lease['id']):
+            self.assertNotIn(secret, source)
+
+    def test_out_of_service_host_and_floating_ips_tab(self):
+        host = self.call('GET', '/v1/os-hosts').json()['hosts'][2]
+        self.call('PUT', '/v1/os-hosts/%s' % host['id'],
+                  {'reservable': False, 'reservable_reason': 'disk'})
+        for address in ('172.24.4.10', '172.24.4.11'):
+            self.call('POST', '/v1/floatingips', {
+                'floating_network_id': 'public',
+                'floating_ip_address': address}, expected=201)
+        fip_lease = self.call('POST', '/v1/leases', {
+            'name': 'fip-lease', 'start_date': _at(1), 'end_date': _at(4),
+            'reservations': [{'resource_type': 'virtual:floatingip',
+                              'network_id': 'public', 'amount': 1}],
+            'events': []}, expected=201).json()['lease']
+        self.open_page('admin')
+        out = self.driver.execute_script(
+            'return Array.from(document.querySelectorAll("#labels '
+            '.out-label")).map(e => e.textContent);')
+        self.assertEqual(['out of servicedisk'], out)
+        browser.settle(self.driver, lambda: self.click('#tab-floatingips'))
+        self.assertEqual([('fip-lease', fip_lease['id'])],
+                         [(b['name'], b['lease']) for b in self.bars()])
+        labels = self.driver.execute_script(
+            'return Array.from(document.querySelectorAll("#labels text"))'
+            '.map(e => e.textContent);')
+        self.assertEqual(['172.24.4.10', '172.24.4.11'], labels)
+
+
+class TestFindASlot(CalendarBrowserTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.gpu_traited = self.add_host('node-1', gpu='true')
+        self.gpu_plain = self.add_host('node-2', gpu='true')
+        self.add_host('node-3', gpu='false')
+        self.call('PATCH', '/v1/physical:host/properties/gpu',
+                  {'private': False}, expected=204)
+        self.set_traits('node-1', 'CUSTOM_GPU')
+        # node-2 is busy in the next hours: the slot comes after.
+        self.lease('busy', 1, 5, resource_properties='["==", "$gpu", '
+                   '"true"]', traits='!CUSTOM_GPU')
+
+    def choose(self, property_name: str, value: str) -> None:
+        self.driver.find_element(
+            'css selector', '.prop[data-property="%s"] select'
+            % property_name).send_keys(value)
+
+    def find(self) -> str:
+        self.driver.execute_script(
+            'document.getElementById("result").textContent = "";')
+        self.click('#find')
+        browser.wait_until(
+            self.driver, 'document.getElementById("slot-list") || '
+            'document.getElementById("no-slot") || '
+            'document.getElementById("find-error")')
+        return self.text('result')
+
+    def set_value(self, element_id: str, value: str) -> None:
+        element = self.driver.find_element('id', element_id)
+        element.clear()
+        element.send_keys(value)
+
+    def test_filter_forbid_a_trait_and_lease_the_slot(self):
+        self.open_page('admin')
+        browser.wait_until(self.driver, 'document.querySelector('
+                           '".prop[data-property=gpu]")')
+        self.choose('gpu', 'true')
+        self.assertIn('2 matching hosts.', self.find())
+        chip = '#trait-chips [data-trait="CUSTOM_GPU"]'
+        self.click(chip)
+        self.click(chip)
+        self.assertEqual('forbidden', self.driver.find_element(
+            'css selector', chip).get_attribute('data-mode'))
+        self.set_value('duration', '2')
+        result = self.find()
+        self.assertIn('1 matching host.', result)
+        earliest = self.driver.find_element(
+            'css selector', '#slot-list li:first-child button'
+        ).get_attribute('data-start')
+        self.assertEqual(_at(5), earliest)
+        self.screenshot('slot')
+        self.set_value('lease-name', 'from-the-calendar')
+        browser.settle(self.driver, lambda: self.click('#reserve'))
+        browser.wait_until(self.driver, 'document.getElementById('
+                           '"lease-message").dataset.lease')
+        browser.settle(self.driver)
+        created = [lease for lease in
+                   self.call('GET', '/v1/leases').json()['leases']
+                   if lease['name'] == 'from-the-calendar']
+        self.assertEqual(1, len(created))
+        lease = created[0]
+        self.assertEqual((_at(5), _at(7)), (_minute(lease['start_date']),
+                                            _minute(lease['end_date'])))
+        self.assertEqual('!CUSTOM_GPU', lease['reservations'][0]['traits'])
+        self.assertEqual([(lease['id'], self.gpu_plain['id'], _at(5),
+                           _at(7))],
+                         [(b['lease'], b['resource'], b['start'], b['end'])
+                          for b in self.bars()
+                          if b['name'] == 'from-the-calendar'])
+
+    def test_refused_lease_shows_the_apis_message(self):
+        self.open_page('alice:proj-a')
+        self.set_value('duration', '2')
+        self.driver.find_element('id', 'duration-unit').send_keys('days')
+        self.assertIn('3 matching hosts.', self.find())
+        self.set_value('lease-name', 'too-long')
+        self.click('#reserve')
+        browser.wait_until(self.driver, 'document.getElementById('
+                           '"lease-error").textContent')
+        # The same request straight to the API: the page shows its words.
+        body = {'name': 'too-long', 'start_date': _at(30),
+                'end_date': _at(30 + 48), 'events': [],
+                'reservations': [{'resource_type': 'physical:host',
+                                  'min': 1, 'max': 1,
+                                  'hypervisor_properties': '',
+                                  'resource_properties': ''}]}
+        refused = self.call('POST', '/v1/leases', body,
+                            token='alice:proj-a', expected=None)
+        self.assertEqual(403, refused.status_code, refused.text)
+        self.assertEqual(refused.json()['error_message'],
+                         self.text('lease-error'))
+        self.assertIn('exceeds the maximum', self.text('lease-error'))
+        self.assertEqual([], [b for b in self.bars()
+                              if b['name'] == 'too-long'])
