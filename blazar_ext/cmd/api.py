@@ -2,6 +2,7 @@
 
 import sys
 
+from oslo_config import cfg
 from oslo_log import log as logging
 
 from blazar_ext.api import app as api_app
@@ -12,8 +13,15 @@ from blazar_ext.wsgi import server
 CONF = service.CONF
 LOG = logging.getLogger(__name__)
 
+CLI_OPTS = [
+    cfg.IntOpt('workers', min=1,
+               help='API worker processes sharing the listening socket; '
+                    'overrides [api] workers.'),
+]
+
 
 def main(argv: list[str] | None = None) -> int:
+    CONF.register_cli_opts(CLI_OPTS)
     service.prepare('blazar-ext-api', argv)
     try:
         host = listen.api_host(CONF)
@@ -21,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
         LOG.error('%s', exc)
         return 1
     server.serve(api_app.build, host, CONF.api.port,
-                 workers=CONF.api.workers, threads=CONF.api.threads)
+                 workers=CONF.workers or CONF.api.workers,
+                 threads=CONF.api.threads)
     return 0
 
 

@@ -1,7 +1,14 @@
-"""A multi-threaded WSGI server (cheroot) with optional worker processes."""
+"""A multi-threaded WSGI server (cheroot) with optional worker processes.
+
+With several workers the parent binds the listening socket once and forks;
+every worker accepts on that one socket, so a busy or stuck worker leaves
+new connections to the others (SO_REUSEPORT would give each worker its
+own queue, and a stuck worker's connections would wait).
+"""
 
 import os
 import signal
+import socket
 import threading
 
 from cheroot import wsgi
@@ -9,13 +16,23 @@ from oslo_log import log as logging
 
 LOG = logging.getLogger(__name__)
 
+BACKLOG = 128
 
-def _serve_one(app, host: str, port: int, threads: int,
-               reuse_port: bool) -> None:
-    server = wsgi.Server((host, port), app, numthreads=threads,
-                         server_name='blazar-ext-api', reuse_port=reuse_port,
-                         request_queue_size=128)
 
+class _SharedSocketServer(wsgi.Server):
+    """A cheroot server accepting on a socket bound by its parent."""
+
+    def __init__(self, listening: socket.socket, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._listening = listening
+
+    def bind(self, family, type, proto=0):
+        self.socket = self._listening
+        self.bind_addr = self.resolve_real_bind_addr(self.socket)
+        return self.socket
+
+
+def _serve_one(server: wsgi.Server, threads: int) -> None:
     def _stop(signum, frame):
         # The handler runs in the main thread, inside server.start(); stop()
         # waits for that loop to end, so it must run in another thread.
@@ -23,6 +40,7 @@ def _serve_one(app, host: str, port: int, threads: int,
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    host, port = server.bind_addr[:2]
     LOG.info('blazar-ext-api (pid %d) serving on http://%s:%d with %d '
              'threads', os.getpid(), host, port, threads)
     try:
@@ -31,23 +49,37 @@ def _serve_one(app, host: str, port: int, threads: int,
         server.stop()
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ':' in host else socket.AF_INET
+    return socket.create_server((host, port), family=family,
+                                backlog=BACKLOG)
+
+
 def serve(app_factory, host: str, port: int, workers: int = 1,
           threads: int = 16) -> None:
     """Serve until SIGTERM/SIGINT; workers > 1 forks processes that share
-    the port through SO_REUSEPORT, each building its own app."""
+    one listening socket, each building its own app after the fork."""
+    options = dict(numthreads=threads, server_name='blazar-ext-api',
+                   request_queue_size=BACKLOG)
     if workers <= 1:
-        _serve_one(app_factory(), host, port, threads, reuse_port=False)
+        _serve_one(wsgi.Server((host, port), app_factory(), **options),
+                   threads)
         return
+    listening = _listen(host, port)
     children = []
     for _ in range(workers):
         pid = os.fork()
         if pid == 0:
             try:
-                _serve_one(app_factory(), host, port, threads,
-                           reuse_port=True)
+                _serve_one(_SharedSocketServer(
+                    listening, (host, port), app_factory(), **options),
+                    threads)
             finally:
                 os._exit(0)
         children.append(pid)
+    listening.close()
+    LOG.info('blazar-ext-api: %d workers (pids %s) on one socket',
+             workers, ', '.join(str(pid) for pid in children))
 
     def _forward(signum, frame):
         for child in children:
