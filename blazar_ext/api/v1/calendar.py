@@ -1,10 +1,11 @@
 """GET /v1/os-hosts/calendar and GET /v1/floatingips/calendar: what the
-reservation calendar draws for a window (?start=&end=).
+reservation calendar draws for a window (?start=&end=[&limit=&marker=]).
 
 Every resource, and every allocation overlapping the window. A lease's
 name, status and owner are shown only to whoever may see that lease
 (its project, or ``blazar:leases:get_all_projects``); anyone else sees
-the time taken, and no lease id.
+the time taken, and no lease id. ``limit`` and ``marker`` page the
+resources by name, so a page can draw its first screenful first.
 """
 
 import pecan
@@ -12,9 +13,12 @@ from pecan import rest
 
 from blazar_ext.api.v1 import time_window
 from blazar_ext.db.api import calendar as calendar_api
+from blazar_ext import exceptions
 from blazar_ext import policy
 
-PARAMS = frozenset(('start', 'end'))
+PARAMS = frozenset(('start', 'end', 'limit', 'marker'))
+# A page is a screenful or two of rows; the whole calendar is unpaged.
+MAX_LIMIT = 1000
 
 
 ALLOCATION_FIELDS = ('resource_id', 'start', 'end', 'lease_id')
@@ -46,6 +50,7 @@ def view(found: dict, start, end, see_all: bool,
             resource.pop('reservable_reason', None)
     return {'calendar': {'start': time_window.stamp(start),
                          'end': time_window.stamp(end),
+                         'resource_count': found['resource_count'],
                          'resources': resources,
                          'lease_fields': list(calendar_api.LEASE_COLUMNS),
                          'leases': list(leases.values()),
@@ -59,12 +64,21 @@ def _answer(rule: str, read) -> dict:
     params = pecan.request.GET
     time_window.check_names(params, PARAMS)
     start, end = time_window.window(params)
+    limit = params.get('limit')
+    if limit is not None:
+        if not limit.isdecimal() or not 1 <= int(limit) <= MAX_LIMIT:
+            raise exceptions.Invalid(
+                reason='limit must be an integer from 1 to %d, got %r'
+                       % (MAX_LIMIT, limit))
+        limit = int(limit)
     see_all = policy.authorize(context, 'blazar:leases:get_all_projects',
                                do_raise=False)
     see_reasons = policy.authorize(context, 'blazar:oshosts:get',
                                    do_raise=False)
-    return view(read(context, start, end), start, end, see_all,
-                context.project_id, see_reasons)
+    found = read(context, start, end, limit=limit,
+                 marker=params.get('marker'))
+    return view(found, start, end, see_all, context.project_id,
+                see_reasons)
 
 
 class HostCalendarController(rest.RestController):

@@ -87,6 +87,27 @@ class TestHostCalendar(CalendarTestCase):
         self.assertEqual([], rows(body, 'allocation'))
         self.assertEqual(2, len(body['resources']))
 
+    def test_pages_of_hosts_by_name(self):
+        self.add_host('node-0')
+        every = rows(self.calendar().json()['calendar'], 'allocation')
+        self.assertEqual(2, len(every))
+
+        def page_matches(body, names):
+            self.assertEqual(3, body['resource_count'])
+            self.assertEqual(names, [r['name'] for r in body['resources']])
+            # Only the page's hosts' allocations.
+            ids = {r['id'] for r in body['resources']}
+            self.assertEqual([a for a in every if a['resource_id'] in ids],
+                             rows(body, 'allocation'))
+        page_matches(self.calendar(limit='2').json()['calendar'],
+                     ['node-0', 'node-1'])
+        page_matches(self.calendar(limit='2', marker='node-1').json()[
+            'calendar'], ['node-2'])
+        for bad in ('0', '1001', 'x'):
+            resp = self.calendar(limit=bad, expect=400)
+            self.assertIn('limit must be an integer from 1 to 1000',
+                          resp.json()['error_message'])
+
     def test_out_of_service_hosts_are_marked(self):
         resp = self.request('PUT', '/v1/os-hosts/%s' % self.h2['id'], {
             'reservable': False, 'reservable_reason': 'PSU replaced'})
