@@ -90,7 +90,7 @@ class Healer:
         if not lease_ids:
             return []
         outcomes = healing_api.heal_leases(context, lease_ids, now,
-                                           self._heal_reservation)
+                                           self._heal_reservations)
         for outcome in outcomes:
             for change in outcome['replaced']:
                 LOG.info('Healed reservation %s of lease %s: %s %s -> %s',
@@ -111,14 +111,18 @@ class Healer:
         service."""
         return self.heal(context, retry_missing=True, now=now)
 
-    def _heal_reservation(self, session, reservation: dict, lost: list,
-                          start: datetime.datetime,
-                          end: datetime.datetime) -> dict:
-        plugin = self.leases.plugins.get(reservation['resource_type'])
+    def _heal_reservations(self, session, resource_type: str,
+                           items: list) -> list:
+        """The resource type's healing for (reservation, lost, start, end)
+        items: its ``heal_all`` if it has one, else ``heal`` each."""
+        plugin = self.leases.plugins.get(resource_type)
+        heal_all = getattr(plugin, 'heal_all', None)
+        if heal_all is not None:
+            return heal_all(session, items)
         heal = getattr(plugin, 'heal', None)
         if heal is None:
-            return {old: None for old in lost}
-        return heal(session, reservation, lost, start, end)
+            return [{old: None for old in item[1]} for item in items]
+        return [heal(session, *item) for item in items]
 
     def _notify(self, context, outcomes: list) -> None:
         worth = [o for o in outcomes if o['replaced'] or o['newly_missing']]

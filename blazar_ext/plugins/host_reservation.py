@@ -13,6 +13,7 @@ from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import healing as healing_api
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import host as host_models
@@ -236,22 +237,10 @@ class HostReservationPlugin:
         (that allocation stays)}. Private capabilities count: the manager
         heals on behalf of the operator.
         """
-        low, high = self._window(start, end)
-        # One failure moves many reservations asking the same thing:
-        # compile each request once per healing transaction.
-        filters = session.info.setdefault('heal_host_filters', {})
-        key = (reservation['hypervisor_properties'],
-               reservation['resource_properties'], reservation['traits'])
-        if key not in filters:
-            try:
-                filters[key] = self._filter(session, reservation,
-                                            private_visible=True)
-            except exceptions.Invalid:
-                # The request names a trait deleted since: nothing fits.
-                filters[key] = None
-        host_filter = filters[key]
+        host_filter = self._heal_filter(session, reservation)
         if host_filter is None:
             return {old: None for old in lost}
+        low, high = self._window(start, end)
         # The reservation's own hosts are busy in its window already.
         found = allocation_api.host_candidates(
             session, host_filter, low, high, len(lost))
@@ -263,6 +252,75 @@ class HostReservationPlugin:
                                           list(replaced.values()), start,
                                           end)
         return {old: replaced.get(old) for old in lost}
+
+    def heal_all(self, session, items: list) -> list:
+        """``heal`` for many (reservation, lost, start, end) at once: the
+        reservations that lost one host and ask the same thing get their
+        replacements from one query; the others, and any two whose
+        windows would share a host, go through ``heal`` one by one."""
+        results = [None] * len(items)
+        groups: dict = {}
+        for i, (reservation, lost, _start, _end) in enumerate(items):
+            if len(lost) == 1:
+                groups.setdefault(self._request_key(reservation),
+                                  []).append(i)
+        for indexes in groups.values():
+            self._heal_group(session, items, indexes, results)
+        return [result if result is not None else self.heal(session, *item)
+                for item, result in zip(items, results)]
+
+    def _heal_group(self, session, items: list, indexes: list,
+                    results: list) -> None:
+        host_filter = self._heal_filter(session, items[indexes[0]][0])
+        if host_filter is None:
+            for i in indexes:
+                results[i] = {items[i][1][0]: None}
+            return
+        windows = {i: self._window(items[i][2], items[i][3])
+                   for i in indexes}
+        picks = healing_api.first_free_hosts(
+            session, host_filter, [(i, low, high)
+                                   for i, (low, high) in windows.items()])
+        held: dict = {}
+        accepted = []
+        for i in indexes:
+            host_id = picks.get(i)
+            low, high = windows[i]
+            if host_id is None:
+                results[i] = {items[i][1][0]: None}
+            elif not any(low < other_high and other_low < high
+                         for other_low, other_high
+                         in held.get(host_id, ())):
+                held.setdefault(host_id, []).append((low, high))
+                accepted.append((i, host_id))
+            # else: another window of this batch took it; one by one.
+        healing_api.hold_hosts(session, [
+            (host_id,) + windows[i] for i, host_id in accepted])
+        healing_api.move_host_allocations(session, [
+            (items[i][0]['id'], items[i][1][0], host_id, items[i][2],
+             items[i][3]) for i, host_id in accepted])
+        for i, host_id in accepted:
+            results[i] = {items[i][1][0]: host_id}
+
+    @staticmethod
+    def _request_key(reservation: dict) -> tuple:
+        return (reservation.get('hypervisor_properties') or '',
+                reservation.get('resource_properties') or '',
+                reservation.get('traits') or '')
+
+    def _heal_filter(self, session, reservation: dict):
+        """The reservation's host filter, compiled once per request and
+        healing transaction; None when nothing can match."""
+        filters = session.info.setdefault('heal_host_filters', {})
+        key = self._request_key(reservation)
+        if key not in filters:
+            try:
+                filters[key] = self._filter(session, reservation,
+                                            private_visible=True)
+            except exceptions.Invalid:
+                # The request names a trait deleted since: nothing fits.
+                filters[key] = None
+        return filters[key]
 
     # Lifecycle hooks: the default actions change state only.
 

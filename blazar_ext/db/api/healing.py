@@ -101,12 +101,14 @@ def heal_leases(context, lease_ids, now: datetime.datetime, heal) -> list:
     """Move or flag every reservation of ``lease_ids`` that holds a
     resource out of service or is flagged missing resources.
 
-    ``heal(session, reservation, lost_ids, start, end)`` is the resource
-    type's: it holds replacements for the ``lost_ids`` over [start, end]
-    and releases those it replaced, returning {lost id: new id or None}.
-    Returns one outcome per lease touched: {'lease_id', 'replaced':
-    [{'reservation_id', 'resource_type', 'from', 'to'}], 'missing' and
-    'newly_missing': [reservation ids], 'degraded', 'was_degraded'}.
+    ``heal(session, resource_type, items)`` is the resource type's: for
+    each (reservation, lost_ids, start, end) of ``items`` it holds
+    replacements for the ``lost_ids`` over [start, end] and releases those
+    it replaced, returning one {lost id: new id or None} per item, in
+    order. Returns one outcome per lease touched: {'lease_id',
+    'replaced': [{'reservation_id', 'resource_type', 'from', 'to'}],
+    'missing' and 'newly_missing': [reservation ids], 'degraded',
+    'was_degraded'}.
     """
     if not lease_ids:
         return []
@@ -137,35 +139,53 @@ def heal_leases(context, lease_ids, now: datetime.datetime, heal) -> list:
             .order_by(models.Reservation.lease_id, models.Reservation.id)))
         details = lease_api._reservation_details(session,
                                                  [r.id for r in rows])
+        results = _heal_by_type(session, rows, details, lost, by_id, now,
+                                heal)
         outcomes = {}
         for row in rows:
             lease = by_id[row.lease_id]
             outcome = outcomes.setdefault(lease.id, {
                 'lease_id': lease.id, 'replaced': [], 'missing': [],
                 'newly_missing': [], 'was_degraded': bool(lease.degraded)})
-            _heal_one(session, row, details.get(row.id, {}),
-                      sorted(lost.get(row.id, [])), lease, now, heal,
-                      outcome)
-        for lease_id, outcome in outcomes.items():
-            lease = by_id[lease_id]
-            lease.degraded = bool(session.scalar(
-                sa.select(sa.func.count(models.Reservation.id)).where(
-                    models.Reservation.lease_id == lease_id,
-                    models.Reservation.missing_resources == sa.true())))
-            outcome['degraded'] = lease.degraded
+            _record(row, sorted(lost.get(row.id, [])),
+                    results.get(row.id, {}), outcome)
         session.flush()
+        missing = set(session.scalars(
+            sa.select(models.Reservation.lease_id).where(
+                models.Reservation.lease_id.in_(list(outcomes)),
+                models.Reservation.missing_resources == sa.true())))
+        for lease_id, outcome in outcomes.items():
+            by_id[lease_id].degraded = lease_id in missing
+            outcome['degraded'] = lease_id in missing
+        session.flush()
+        # Compiled requests are good for this transaction only.
         session.info.pop('heal_host_filters', None)
         return [outcomes[k] for k in sorted(outcomes)]
 
 
-def _heal_one(session, row, detail: dict, lost: list, lease,
-              now: datetime.datetime, heal, outcome: dict) -> None:
-    result = {}
-    if lost:
-        reservation = dict(row.to_dict(), **detail)
+def _heal_by_type(session, rows, details: dict, lost: dict, by_id: dict,
+                  now: datetime.datetime, heal) -> dict:
+    """{reservation id: {lost id: new id or None}}, each resource type's
+    reservations handed to ``heal`` together."""
+    items: dict = {}
+    for row in rows:
+        if not lost.get(row.id):
+            continue
+        lease = by_id[row.lease_id]
         # Active: from now on; future: its whole window.
         start = max(lease.start_date, now.replace(microsecond=0))
-        result = heal(session, reservation, lost, start, lease.end_date)
+        items.setdefault(row.resource_type, []).append(
+            (dict(row.to_dict(), **details.get(row.id, {})),
+             sorted(lost[row.id]), start, lease.end_date))
+    results = {}
+    for resource_type, batch in items.items():
+        for item, result in zip(batch, heal(session, resource_type, batch)):
+            results[item[0]['id']] = result
+    session.flush()
+    return results
+
+
+def _record(row, lost: list, result: dict, outcome: dict) -> None:
     missing = any(result.get(old) is None for old in lost)
     for old in lost:
         if result.get(old) is not None:
@@ -178,3 +198,84 @@ def _heal_one(session, row, detail: dict, lost: list, lease,
         if not row.missing_resources:
             outcome['newly_missing'].append(row.id)
     row.missing_resources = missing
+
+
+# Replacement hosts, many at once.
+
+# SQLite allows 500 terms in a compound SELECT.
+_WINDOWS_PER_QUERY = 200
+
+
+def first_free_hosts(session, host_filter, windows: list) -> dict:
+    """{key: a host in service matching ``host_filter`` and free over
+    [low, high], or None} for each (key, low, high) of ``windows``.
+
+    One statement per 200 windows: the windows as a derived table, each
+    with a correlated subquery taking the first free host (no ORDER BY,
+    so the database stops at the first one it meets). The windows are
+    not checked against each other: the caller does, for overlapping
+    windows may be given the same host.
+    """
+    host = host_models.ComputeHost
+    alloc = models.ComputeHostAllocation
+    found = {}
+    for n in range(0, len(windows), _WINDOWS_PER_QUERY):
+        chunk = windows[n:n + _WINDOWS_PER_QUERY]
+        selects = [sa.select(sa.literal(str(key), sa.String).label('k'),
+                             sa.literal(low, sa.DateTime).label('low'),
+                             sa.literal(high, sa.DateTime).label('high'))
+                   for key, low, high in chunk]
+        w = (sa.union_all(*selects) if len(selects) > 1
+             else selects[0]).subquery('w')
+        # Correlated to both the host and the window (two levels up).
+        busy = sa.exists(sa.select(sa.literal(1)).where(
+            alloc.compute_host_id == host.id, alloc.start_date < w.c.high,
+            alloc.end_date > w.c.low).correlate_except(alloc))
+        pick = (sa.select(host.id)
+                .where(host.reservable == sa.true(),
+                       host.disabled == sa.false(), host_filter, ~busy)
+                .limit(1).correlate(w).scalar_subquery())
+        keys = {str(key): key for key, _low, _high in chunk}
+        for key, host_id in session.execute(sa.select(w.c.k, pick)):
+            found[keys[key]] = host_id
+    return found
+
+
+def hold_hosts(session, picks: list) -> None:
+    """Lock the hosts of ``picks`` [(host id, low, high)] and make sure
+    nothing committed meanwhile overlaps: AllocationRace otherwise (the
+    transaction is retried), as the allocation path does."""
+    if not picks:
+        return
+    host = host_models.ComputeHost
+    alloc = models.ComputeHostAllocation
+    session.execute(sa.select(host.id).where(
+        host.id.in_(sorted({h for h, _low, _high in picks})))
+        .order_by(host.id).with_for_update())
+    for n in range(0, len(picks), _WINDOWS_PER_QUERY):
+        overlap = sa.or_(*[
+            sa.and_(alloc.compute_host_id == h, alloc.start_date < high,
+                    alloc.end_date > low)
+            for h, low, high in picks[n:n + _WINDOWS_PER_QUERY]])
+        if session.scalars(sa.select(alloc.compute_host_id).where(overlap)
+                           .limit(1).with_for_update(read=True)).first():
+            raise allocation_api.AllocationRace()
+
+
+def move_host_allocations(session, moves: list) -> None:
+    """Each (reservation id, lost host, new host, start, end) of
+    ``moves``: the lost host's allocation released, the new one held."""
+    if not moves:
+        return
+    alloc = models.ComputeHostAllocation
+    by_lost: dict = {}
+    for reservation_id, old, _new, _start, _end in moves:
+        by_lost.setdefault(old, []).append(reservation_id)
+    for old, reservation_ids in by_lost.items():
+        session.execute(sa.delete(alloc).where(
+            alloc.compute_host_id == old,
+            alloc.reservation_id.in_(reservation_ids)))
+    session.execute(sa.insert(alloc), [
+        {'compute_host_id': new, 'reservation_id': reservation_id,
+         'start_date': start, 'end_date': end}
+        for reservation_id, _old, new, start, end in moves])

@@ -296,6 +296,24 @@ class TestHealing(ServiceTestCase):
         self.set_reservable({'id': moved}, False)
         self.assertTrue(self.show(lease['id'])['degraded'])
 
+    def test_each_window_gets_a_host_free_in_that_window(self):
+        # Two reservations leave one host together: x is busy only in the
+        # first one's window, y only in the second's.
+        a = self.add_host('a', slot='a')
+        x = self.add_host('x', slot='x')
+        y = self.add_host('y', slot='y')
+        first = self.create('first', start=60, end=120)
+        second = self.create('second', start=180, end=240)
+        self.assertEqual([a['id']], self.allocated_hosts(first['id']))
+        self.assertEqual([a['id']], self.allocated_hosts(second['id']))
+        self.create('on-x', start=60, end=120, reservations=[
+            host_reservation(resource_properties='["==", "$slot", "x"]')])
+        self.create('on-y', start=180, end=240, reservations=[
+            host_reservation(resource_properties='["==", "$slot", "y"]')])
+        self.set_reservable(a, False)
+        self.assertEqual([y['id']], self.allocated_hosts(first['id']))
+        self.assertEqual([x['id']], self.allocated_hosts(second['id']))
+
     def test_ended_and_deleted_leases_are_left_alone(self):
         h1 = self.add_host('h1')
         self.add_host('h2')
