@@ -52,6 +52,7 @@ from blazar_ext.db import migration
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db import session as db_session
+from blazar_ext.query import language
 from blazar_ext.tests.functional import browser
 
 CONF = blazar_conf.CONF
@@ -101,7 +102,8 @@ def load_hosts(count: int, out_of_service: int) -> list:
             cap_ids[name] = row.id
         session.execute(sa.insert(host_models.ComputeHostExtraCapability), [
             {'computehost_id': ids[name], 'capability_id': cap_ids[cap],
-             'capability_value': value(i)}
+             'capability_value': value(i),
+             'capability_number': language.number_of(value(i))}
             for i, name in enumerate(names)
             for cap, value in CAPABILITIES.items()])
     return [ids[name] for name in names]

@@ -13,6 +13,11 @@ from oslo_utils import timeutils
 import requests
 import testtools
 
+try:
+    from selenium import webdriver
+except ImportError:  # The tests skip, saying why (browser.unavailable).
+    webdriver = None
+
 from blazar_ext.tests.functional import browser
 from blazar_ext.tests.functional import services
 
@@ -166,6 +171,16 @@ class TestCalendarBars(CalendarBrowserTestCase):
         self.assertEqual(4, len(expected))
         self.assertEqual(expected, drawn)
         self.assertIn('3 hosts', self.text('status'))
+        # Pointing at a bar tells its lease.
+        bar = self.driver.find_element(
+            'css selector', 'rect.bar[data-lease="%s"]'
+            % self.admin_lease['id'])
+        webdriver.ActionChains(self.driver).move_to_element(bar).perform()
+        browser.wait_until(self.driver,
+                           '!document.getElementById("tooltip").hidden')
+        self.assertEqual('admin-lease (PENDING)\nproject admin\n%s → %s UTC'
+                         % (_at(2), _at(6)), self.driver.find_element(
+                             'id', 'tooltip').get_attribute('textContent'))
 
     def test_other_projects_leases_are_only_reserved(self):
         self.open_page('alice:proj-a')
@@ -178,6 +193,15 @@ class TestCalendarBars(CalendarBrowserTestCase):
         self.assertEqual([('reserved', _at(2), _at(6)),
                           ('reserved', _at(10), _at(20)),
                           ('reserved', _at(10), _at(20))], others)
+        bar = self.driver.find_element(
+            'css selector', 'rect.bar[data-start="%s"]:not([data-lease="%s"])'
+            % (_at(10), self.alice_lease['id']))
+        webdriver.ActionChains(self.driver).move_to_element(bar).perform()
+        browser.wait_until(self.driver,
+                           '!document.getElementById("tooltip").hidden')
+        self.assertEqual('reserved by another project\n%s → %s UTC'
+                         % (_at(10), _at(20)), self.driver.find_element(
+                             'id', 'tooltip').get_attribute('textContent'))
         source = self.driver.page_source
         for secret in ('admin-lease', 'bob-secret-lease',
                        self.bob_lease['id'], self.admin_lease['id']):

@@ -49,6 +49,7 @@
     domainStart: 0,
     domainEnd: 0,
     rows: [],
+    leases: new Map(),
     rowsTab: null,
     rowCount: 0,      // resources in all (rows may hold the first page)
     loaded: null,     // {tab, start, end} of the data held
@@ -315,19 +316,15 @@
         'url(#hatch-reserved)';
       const classes = 'bar' + (lease && lease.degraded ? ' degraded' : '') +
         (lease && lease.id === state.newLease ? ' new' : '');
-      const title = lease ?
-        name + ' (' + lease.status + (lease.degraded ? ', degraded' : '') +
-        ')\nproject ' + lease.project_id :
-        'reserved by another project';
+      // No <title> per bar: one tooltip for all (see showTooltip) keeps
+      // the elements redrawn per frame to a minimum.
       out.push('<rect class="' + classes + '" x="' + x0.toFixed(1) +
                '" y="' + (y + BAR_PAD) + '" width="' + w.toFixed(1) +
                '" height="' + (ROW_H - 2 * BAR_PAD) + '" rx="3" fill="' +
                fill + '" data-lease="' + (lease ? esc(lease.id) : '') +
                '" data-name="' + esc(name) + '" data-resource="' +
                esc(row.res.id) + '" data-start="' + a.start +
-               '" data-end="' + a.end + '"><title>' +
-               esc(title + '\n' + a.start + ' → ' + a.end + ' UTC') +
-               '</title></rect>');
+               '" data-end="' + a.end + '"/>');
       if (w > 36) {
         out.push('<text class="bar-text" x="' + (x0 + 5).toFixed(1) +
                  '" y="' + (y + 16) + '">' +
@@ -538,7 +535,7 @@
 
   function ingest(calendar, tab, start, end, partial) {
     const lf = rowReader(calendar.lease_fields);
-    const leases = new Map();
+    const leases = state.leases = new Map();
     for (const l of calendar.leases) {
       leases.set(l[lf.id], {id: l[lf.id], name: l[lf.name],
                             status: l[lf.status], degraded: l[lf.degraded],
@@ -954,6 +951,27 @@
     scroller.scrollTop += dy;
   }
 
+  function showTooltip(event) {
+    const tip = $('tooltip');
+    const bar = event.target.closest && event.target.closest('rect.bar');
+    if (!bar || state.drag) {
+      tip.hidden = true;
+      return;
+    }
+    const lease = state.leases.get(bar.dataset.lease);
+    tip.textContent = (lease ?
+      lease.name + ' (' + lease.status +
+        (lease.degraded ? ', degraded' : '') + ')\nproject ' +
+        lease.project_id :
+      'reserved by another project') + '\n' + bar.dataset.start + ' → ' +
+      bar.dataset.end + ' UTC';
+    const box = $('calendar').getBoundingClientRect();
+    tip.style.left = Math.min(event.clientX - box.left + 12,
+                              box.width - 330) + 'px';
+    tip.style.top = (event.clientY - box.top + 14) + 'px';
+    tip.hidden = false;
+  }
+
   function onPointerDown(event) {
     if (event.button !== 0) {
       return;
@@ -1031,6 +1049,10 @@
     const chart = $('chart');
     chart.addEventListener('wheel', onWheel, {passive: false});
     chart.addEventListener('pointerdown', onPointerDown);
+    chart.addEventListener('pointermove', showTooltip);
+    chart.addEventListener('pointerleave', () => {
+      $('tooltip').hidden = true;
+    });
     window.addEventListener('pointermove', onPointerMove);
     window.addEventListener('pointerup', onPointerUp);
     window.addEventListener('resize', () => {

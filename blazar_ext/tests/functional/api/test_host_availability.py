@@ -4,11 +4,6 @@ import datetime
 import urllib.parse
 
 from oslo_utils import timeutils
-import sqlalchemy as sa
-
-from blazar_ext import context
-from blazar_ext.db.models import host as host_models
-from blazar_ext.db import session as db_session
 
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_host_traits
@@ -103,10 +98,9 @@ class TestHostAvailability(test_host_traits.HostProviderTestCase):
     def test_disabled_or_unreservable_hosts_do_not_count(self):
         self.add_host('h1')
         host = self.add_host('h2')
-        with db_session.writer.using(context.get_admin_context()) as session:
-            session.execute(sa.update(host_models.ComputeHost).where(
-                host_models.ComputeHost.id == int(host['id']))
-                .values(reservable=False))
+        resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'],
+                            {'reservable': False})
+        self.assertEqual(200, resp.status, resp.text)
         self.assertEqual(1, self.availability()['matching_hosts'])
 
     def test_user_may_ask_but_not_about_private_capabilities(self):
