@@ -154,100 +154,83 @@ class EnforcementRejected(Forbidden):
         self.filter_name = filter_name
 
 
-# Placement-compatible inventory. ``code`` is Placement's error code.
+# Placement-compatible inventory. The Placement error code each one answers
+# with is mapped in api/placement/errors.py.
 
 class ResourceProviderNotFound(NotFound):
     msg_fmt = 'No resource provider with uuid %(uuid)s found'
-    code = 'placement.undefined'
 
 
 class ResourceProviderExists(Conflict):
     msg_fmt = 'Conflicting resource provider %(field)s: %(value)s ' \
               'already exists.'
-    code = 'placement.duplicate_name'
 
 
 class ResourceProviderInUse(Conflict):
     msg_fmt = 'Unable to delete resource provider %(uuid)s: %(reason)s'
-    code = 'placement.resource_provider.inuse'
 
 
 class CannotDeleteParentProvider(Conflict):
     msg_fmt = 'Unable to delete parent resource provider %(uuid)s: ' \
               'It has child resource providers.'
-    code = 'placement.resource_provider.cannot_delete_parent'
 
 
 class ConcurrentUpdateDetected(Conflict):
     msg_fmt = '%(what)s: another thread concurrently updated the data. ' \
               'Please retry your update'
-    code = 'placement.concurrent_update'
 
 
 class InvalidProviderRequest(Invalid):
     msg_fmt = '%(reason)s'
-    code = 'placement.undefined'
 
 
 class TraitNotFound(NotFound):
     msg_fmt = 'No such trait(s): %(names)s.'
-    code = 'placement.undefined'
 
 
 class TraitCannotDeleteStandard(Invalid):
     msg_fmt = 'Cannot delete standard trait %(name)s.'
-    code = 'placement.undefined'
 
 
 class TraitInUse(Conflict):
     msg_fmt = 'The trait %(name)s is in use by a resource provider.'
-    code = 'placement.undefined'
 
 
 class ResourceClassNotFound(NotFound):
     msg_fmt = 'No such resource class %(name)s.'
-    code = 'placement.undefined'
 
 
 class ResourceClassExists(Conflict):
     msg_fmt = 'Resource class %(name)s already exists.'
-    code = 'placement.duplicate_name'
 
 
 class ResourceClassCannotDeleteStandard(Invalid):
     msg_fmt = 'Cannot delete standard resource class %(name)s.'
-    code = 'placement.undefined'
 
 
 class ResourceClassInUse(Conflict):
     msg_fmt = 'Unable to delete resource class %(name)s. Resource class ' \
               'is in use in inventory.'
-    code = 'placement.undefined'
 
 
 class InventoryNotFound(NotFound):
     msg_fmt = 'No inventory of class %(resource_class)s for ' \
               '%(uuid)s'
-    code = 'placement.undefined'
 
 
 class InventoryExists(Conflict):
     msg_fmt = 'Inventory of class %(resource_class)s already exists ' \
               'for resource provider %(uuid)s'
-    code = 'placement.undefined'
 
 
 class InventoryInUse(Conflict):
     msg_fmt = 'Inventory for %(resource_classes)s on resource provider ' \
               '%(uuid)s in use.'
-    code = 'placement.inventory.inuse'
 
 
 class InsufficientCapacity(Conflict):
     msg_fmt = 'Unable to allocate inventory: %(reason)s'
-    code = 'placement.undefined'
 
 
 class AllocationsNotFound(NotFound):
     msg_fmt = 'No allocations for consumer \'%(consumer)s\''
-    code = 'placement.undefined'

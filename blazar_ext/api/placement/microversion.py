@@ -9,6 +9,8 @@ import functools
 
 import microversion_parse
 
+from blazar_ext.api.placement import errors
+
 SERVICE_TYPE = 'placement'
 HEADER = 'OpenStack-API-Version'
 ENV_KEY = 'placement.microversion'
@@ -70,8 +72,7 @@ def version_range(min_version: str = '1.0', max_version: str | None = None):
         @functools.wraps(handler)
         def wrapper(req, *args, **kwargs):
             if not low <= of(req) <= high:
-                from blazar_ext.api.placement import wsgi_util
-                raise wsgi_util.HTTPError(
+                raise errors.HTTPError(
                     404, 'The resource could not be found.')
             return handler(req, *args, **kwargs)
         wrapper.min_version = low

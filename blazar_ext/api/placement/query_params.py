@@ -3,8 +3,8 @@
 import re
 
 from blazar_ext.api.placement import error_codes
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
-from blazar_ext.api.placement import wsgi_util
 from blazar_ext.query import traits as trait_query
 
 _UUID = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
@@ -15,7 +15,7 @@ _MAX_AMOUNT = 2147483647
 
 
 def _bad(detail: str):
-    return wsgi_util.HTTPError(400, detail, error_codes.QUERYPARAM_BAD_VALUE)
+    return errors.HTTPError(400, detail, error_codes.QUERYPARAM_BAD_VALUE)
 
 
 def resources(value: str) -> dict:

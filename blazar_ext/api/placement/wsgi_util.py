@@ -8,21 +8,10 @@ import webob
 
 from blazar_ext.api.middleware import auth
 from blazar_ext.api.placement import error_codes
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api import validation
 from blazar_ext import exceptions
-
-
-class HTTPError(Exception):
-    """An error decided at the edge, rendered in Placement's error shape."""
-
-    def __init__(self, status: int, detail: str,
-                 code: str = error_codes.DEFAULT, **extra):
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.code = code
-        self.extra = extra
 
 
 def context(req):
@@ -32,18 +21,19 @@ def context(req):
 def json_body(req, schema: dict):
     """The decoded body, validated; 400 in Placement's words otherwise."""
     if req.content_type != 'application/json':
-        raise HTTPError(
+        raise errors.HTTPError(
             415, 'The media type %s is not supported, use application/json'
             % (req.content_type or 'None'))
     try:
         data = validation.parse_json(req.body)
     except exceptions.Invalid as exc:
-        raise HTTPError(400, 'Malformed JSON: %s' % exc.kwargs['reason'])
+        raise errors.HTTPError(400, 'Malformed JSON: %s'
+                               % exc.kwargs['reason'])
     try:
         validation.validate(schema, data)
     except exceptions.Invalid as exc:
-        raise HTTPError(400, 'JSON does not validate: %s'
-                        % exc.kwargs['reason'])
+        raise errors.HTTPError(400, 'JSON does not validate: %s'
+                               % exc.kwargs['reason'])
     return data
 
 
@@ -58,7 +48,7 @@ def query(req, allowed: dict) -> dict:
     for key in req.GET.keys():
         since = allowed.get(key)
         if since is None or not microversion.at_least(req, since):
-            raise HTTPError(
+            raise errors.HTTPError(
                 400, "Invalid query string parameters: Additional "
                      "properties are not allowed ('%s' was unexpected)" % key,
                 error_codes.QUERYPARAM_BAD_VALUE)
@@ -66,7 +56,7 @@ def query(req, allowed: dict) -> dict:
         if key in repeatable:
             params[key] = values
         elif len(values) > 1:
-            raise HTTPError(
+            raise errors.HTTPError(
                 400, "Invalid query string parameters: Expected one value "
                      "for %s, got %d" % (key, len(values)),
                 error_codes.ILLEGAL_DUPLICATE_QUERYPARAM)

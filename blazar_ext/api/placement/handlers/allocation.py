@@ -1,6 +1,7 @@
 """/allocations/{consumer_uuid}, POST /allocations (1.13), and
 /resource_providers/{uuid}/allocations."""
 
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import query_params
 from blazar_ext.api.placement.schemas import allocation as schema
@@ -39,7 +40,7 @@ def _request(req, context, data: dict) -> dict:
 
 def _consumer(consumer_uuid: str) -> str:
     if not query_params.is_uuid(consumer_uuid):
-        raise wsgi_util.HTTPError(
+        raise errors.HTTPError(
             400, 'Malformed consumer_uuid: %r is not a UUID.' % consumer_uuid)
     return consumer_uuid
 

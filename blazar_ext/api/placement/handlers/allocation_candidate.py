@@ -3,6 +3,7 @@
 import json
 import re
 
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import query_params
 from blazar_ext.api.placement import wsgi_util
@@ -18,7 +19,7 @@ PARAMS = {'resources': '1.10', 'limit': '1.16', 'required': '1.17',
 
 def _limit(value: str) -> int:
     if not re.fullmatch('[1-9][0-9]*', value):
-        raise wsgi_util.HTTPError(
+        raise errors.HTTPError(
             400, "Invalid query string parameters: '%s' does not match "
                  "'^[1-9][0-9]*$' (limit)" % value)
     # More than any database holds is no limit; SQL takes 64 bits at most.
@@ -110,7 +111,7 @@ def list_candidates(req):
     policy.authorize(context, rules.LIST)
     params = wsgi_util.query(req, PARAMS)
     if 'resources' not in params:
-        raise wsgi_util.HTTPError(
+        raise errors.HTTPError(
             400, "Invalid query string parameters: 'resources' is a "
                  "required property")
     resources = query_params.resources(params['resources'])
@@ -131,8 +132,8 @@ def list_candidates(req):
         result = ac_api.get_candidates(context, **filters)
     except (exceptions.TraitNotFound,
             exceptions.InvalidProviderRequest) as exc:
-        raise wsgi_util.HTTPError(400, 'Invalid query string parameters: '
-                                  '%s' % exc)
+        raise errors.HTTPError(400, 'Invalid query string parameters: '
+                               '%s' % exc)
     if microversion.at_least(req, '1.27'):
         return wsgi_util.json_response(req, _body_text(req, result,
                                                        resources))

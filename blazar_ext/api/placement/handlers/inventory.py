@@ -1,5 +1,6 @@
 """/resource_providers/{uuid}/inventories[/{resource_class}]."""
 
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement.schemas import inventory as schema
 from blazar_ext.api.placement import wsgi_util
@@ -15,8 +16,8 @@ def _reserved_may_equal(req) -> bool:
 
 
 def _bad_class(exc):
-    return wsgi_util.HTTPError(400, 'Unknown resource class in inventory '
-                                    'for resource provider: %s' % exc)
+    return errors.HTTPError(400, 'Unknown resource class in inventory '
+                                 'for resource provider: %s' % exc)
 
 
 def list_inventories(req, uuid):

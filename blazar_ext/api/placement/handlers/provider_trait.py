@@ -1,5 +1,6 @@
 """/resource_providers/{uuid}/traits (1.6)."""
 
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement.schemas import trait as schema
 from blazar_ext.api.placement import wsgi_util
@@ -28,7 +29,7 @@ def set_traits(req, uuid):
             data['resource_provider_generation'])
     except exceptions.TraitNotFound as exc:
         # An unknown trait in the body is bad input, not a missing URL.
-        raise wsgi_util.HTTPError(400, str(exc))
+        raise errors.HTTPError(400, str(exc))
     return wsgi_util.json_response(req, result, cache=False)
 
 

@@ -1,5 +1,6 @@
 """/resource_classes and /resource_classes/{name} (1.2)."""
 
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement.schemas import common
 from blazar_ext.api.placement.schemas import resource_class as schema
@@ -53,7 +54,7 @@ def update(req, name):
     try:
         validation.validate(common.CUSTOM_RESOURCE_CLASS, name)
     except exceptions.Invalid:
-        raise wsgi_util.HTTPError(
+        raise errors.HTTPError(
             400, 'JSON does not validate: %r does not match '
                  "'^CUSTOM_[A-Z0-9_]+$'" % name)
     created = rc_api.create_class(context, name, exist_ok=True)

@@ -2,6 +2,7 @@
 
 import json
 
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import query_params
 from blazar_ext.api.placement.schemas import resource_provider as schema
@@ -91,8 +92,8 @@ def list_providers(req):
         providers = rp_api.list_providers(context, **filters)
     except (exceptions.TraitNotFound,
             exceptions.InvalidProviderRequest) as exc:
-        raise wsgi_util.HTTPError(400, 'Invalid query string parameters: '
-                                  '%s' % exc)
+        raise errors.HTTPError(400, 'Invalid query string parameters: '
+                               '%s' % exc)
     return wsgi_util.json_response(req, _list_text(req, providers))
 
 

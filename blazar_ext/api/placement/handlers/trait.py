@@ -1,6 +1,7 @@
 """/traits and /traits/{name} (1.6)."""
 
 from blazar_ext.api.placement import error_codes
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement.schemas import trait as schema
 from blazar_ext.api.placement import wsgi_util
@@ -17,7 +18,7 @@ INVALID_CUSTOM = ('The trait is invalid. A valid trait must be no longer '
 
 
 def _bad_query(detail: str):
-    return wsgi_util.HTTPError(400, detail, error_codes.QUERYPARAM_BAD_VALUE)
+    return errors.HTTPError(400, detail, error_codes.QUERYPARAM_BAD_VALUE)
 
 
 def _name_filter(value: str) -> dict:
@@ -72,7 +73,7 @@ def create(req, name):
     try:
         validation.validate(schema.CUSTOM_TRAIT, name)
     except exceptions.Invalid:
-        raise wsgi_util.HTTPError(400, INVALID_CUSTOM)
+        raise errors.HTTPError(400, INVALID_CUSTOM)
     created = trait_api.create_trait(context, name)
     return wsgi_util.empty_response(
         201 if created else 204,

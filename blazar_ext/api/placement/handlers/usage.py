@@ -1,5 +1,6 @@
 """/resource_providers/{uuid}/usages and /usages (1.9)."""
 
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import usage as usage_api
@@ -22,7 +23,7 @@ def project_usages(req):
     context = wsgi_util.context(req)
     params = wsgi_util.query(req, PROJECT_PARAMS)
     if 'project_id' not in params:
-        raise wsgi_util.HTTPError(
+        raise errors.HTTPError(
             400, "Invalid query string parameters: 'project_id' is a "
                  "required property")
     policy.authorize(context, rules.USAGES,

@@ -1,0 +1,87 @@
+"""The placement URL map, on ``routes`` as upstream Placement does.
+
+Each path lists the methods it serves; any other method on a known path
+is a 405 with an ``Allow`` header naming the ones that exist.
+"""
+
+import routes
+
+from blazar_ext.api.placement import errors
+from blazar_ext.api.placement.handlers import aggregate
+from blazar_ext.api.placement.handlers import allocation
+from blazar_ext.api.placement.handlers import allocation_candidate
+from blazar_ext.api.placement.handlers import inventory
+from blazar_ext.api.placement.handlers import provider_trait
+from blazar_ext.api.placement.handlers import resource_class
+from blazar_ext.api.placement.handlers import resource_provider
+from blazar_ext.api.placement.handlers import root
+from blazar_ext.api.placement.handlers import trait
+from blazar_ext.api.placement.handlers import usage
+
+_RP = '/resource_providers/{uuid}'
+ROUTES = {
+    '': {'GET': root.home},
+    '/': {'GET': root.home},
+    '/resource_providers': {'GET': resource_provider.list_providers,
+                            'POST': resource_provider.create},
+    _RP: {'GET': resource_provider.show, 'PUT': resource_provider.update,
+          'DELETE': resource_provider.delete},
+    _RP + '/inventories': {
+        'GET': inventory.list_inventories, 'POST': inventory.create,
+        'PUT': inventory.set_all, 'DELETE': inventory.delete_all},
+    _RP + '/inventories/{resource_class}': {
+        'GET': inventory.show, 'PUT': inventory.update,
+        'DELETE': inventory.delete},
+    _RP + '/usages': {'GET': usage.provider_usages},
+    _RP + '/aggregates': {'GET': aggregate.list_aggregates,
+                          'PUT': aggregate.set_aggregates},
+    _RP + '/allocations': {'GET': allocation.list_for_provider},
+    _RP + '/traits': {'GET': provider_trait.list_traits,
+                      'PUT': provider_trait.set_traits,
+                      'DELETE': provider_trait.delete_traits},
+    '/resource_classes': {'GET': resource_class.list_classes,
+                          'POST': resource_class.create},
+    '/resource_classes/{name}': {
+        'GET': resource_class.show, 'PUT': resource_class.update,
+        'DELETE': resource_class.delete},
+    '/traits': {'GET': trait.list_traits},
+    '/traits/{name}': {'GET': trait.show, 'PUT': trait.create,
+                       'DELETE': trait.delete},
+    '/allocations': {'POST': allocation.set_many},
+    '/allocations/{consumer_uuid}': {
+        'GET': allocation.show, 'PUT': allocation.set_for_consumer,
+        'DELETE': allocation.delete},
+    '/usages': {'GET': usage.project_usages},
+    '/allocation_candidates': {
+        'GET': allocation_candidate.list_candidates},
+}
+
+
+def _not_allowed(methods):
+    allow = ', '.join(sorted(methods))
+
+    def handler(req, **_):
+        raise errors.HTTPError(
+            405, 'The method specified is not allowed for this resource.',
+            allow=allow)
+    return handler
+
+
+def make_mapper(table: dict = ROUTES) -> routes.Mapper:
+    """A Mapper whose matches carry the handler as ``action``."""
+    mapper = routes.Mapper()
+    for path, methods in table.items():
+        for method, handler in methods.items():
+            mapper.connect(path, action=handler,
+                           conditions={'method': [method]})
+        mapper.connect(path, action=_not_allowed(methods))
+    return mapper
+
+
+def match(mapper: routes.Mapper, req):
+    """(handler, path variables) for the request; a 404 if none."""
+    result = mapper.match(req.path_info, environ=req.environ)
+    if result is None:
+        raise errors.HTTPError(404, 'The resource could not be found.')
+    result = dict(result)
+    return result.pop('action'), result
