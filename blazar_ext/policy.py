@@ -54,6 +54,12 @@ def authorize(context, action: str, target: dict | None = None,
     if target.get('project_id') is None:
         target = dict(target, project_id=NO_PROJECT)
     credentials = context.to_policy_values()
-    return init().authorize(action, target, credentials, do_raise=do_raise,
-                            exc=exceptions.PolicyNotAuthorized,
-                            action=action)
+    try:
+        return init().authorize(action, target, credentials,
+                                do_raise=do_raise,
+                                exc=exceptions.PolicyNotAuthorized,
+                                action=action)
+    except policy.InvalidScope:
+        # A token of a scope the rule does not take (system scope on a
+        # project-only rule) is refused like any other denial.
+        raise exceptions.PolicyNotAuthorized(action=action)

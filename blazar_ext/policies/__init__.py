@@ -10,6 +10,7 @@ from blazar_ext.policies import oshosts
 from blazar_ext.policies import placement_aggregate
 from blazar_ext.policies import placement_allocation
 from blazar_ext.policies import placement_allocation_candidate
+from blazar_ext.policies import placement_base
 from blazar_ext.policies import placement_inventory
 from blazar_ext.policies import placement_resource_class
 from blazar_ext.policies import placement_resource_provider
@@ -22,6 +23,7 @@ MODULES = [
     base,
     metadefs,
     oshosts,
+    placement_base,
     placement_aggregate,
     placement_allocation,
     placement_allocation_candidate,

@@ -2,14 +2,15 @@
 
 from oslo_policy import policy
 
-from blazar_ext.policies import base
+from blazar_ext.policies import placement_base
 
 LIST = 'placement:allocation_candidates:list'
 
 rules = [
     policy.DocumentedRuleDefault(
         name=LIST,
-        check_str=base.RULE_ADMIN,
+        check_str=placement_base.ADMIN_OR_SERVICE,
+        scope_types=placement_base.SCOPE,
         description='List allocation candidates.',
         operations=[{'method': 'GET', 'path': '/allocation_candidates'}]),
 ]

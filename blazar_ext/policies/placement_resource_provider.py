@@ -2,7 +2,7 @@
 
 from oslo_policy import policy
 
-from blazar_ext.policies import base
+from blazar_ext.policies import placement_base
 
 LIST = 'placement:resource_providers:list'
 CREATE = 'placement:resource_providers:create'
@@ -13,27 +13,32 @@ DELETE = 'placement:resource_providers:delete'
 rules = [
     policy.DocumentedRuleDefault(
         name=LIST,
-        check_str=base.RULE_ADMIN,
+        check_str=placement_base.ADMIN_OR_SERVICE,
+        scope_types=placement_base.SCOPE,
         description='List resource providers.',
         operations=[{'method': 'GET', 'path': '/resource_providers'}]),
     policy.DocumentedRuleDefault(
         name=CREATE,
-        check_str=base.RULE_ADMIN,
+        check_str=placement_base.ADMIN_OR_SERVICE,
+        scope_types=placement_base.SCOPE,
         description='Create a resource provider.',
         operations=[{'method': 'POST', 'path': '/resource_providers'}]),
     policy.DocumentedRuleDefault(
         name=SHOW,
-        check_str=base.RULE_ADMIN,
+        check_str=placement_base.ADMIN_OR_SERVICE,
+        scope_types=placement_base.SCOPE,
         description='Show a resource provider.',
         operations=[{'method': 'GET', 'path': '/resource_providers/{uuid}'}]),
     policy.DocumentedRuleDefault(
         name=UPDATE,
-        check_str=base.RULE_ADMIN,
+        check_str=placement_base.ADMIN_OR_SERVICE,
+        scope_types=placement_base.SCOPE,
         description='Update a resource provider.',
         operations=[{'method': 'PUT', 'path': '/resource_providers/{uuid}'}]),
     policy.DocumentedRuleDefault(
         name=DELETE,
-        check_str=base.RULE_ADMIN,
+        check_str=placement_base.ADMIN_OR_SERVICE,
+        scope_types=placement_base.SCOPE,
         description='Delete a resource provider.',
         operations=[{'method': 'DELETE',
                      'path': '/resource_providers/{uuid}'}]),

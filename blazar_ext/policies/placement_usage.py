@@ -2,7 +2,7 @@
 
 from oslo_policy import policy
 
-from blazar_ext.policies import base
+from blazar_ext.policies import placement_base
 
 RESOURCE_PROVIDERS_USAGES = 'placement:resource_providers:usages'
 USAGES = 'placement:usages'
@@ -10,13 +10,15 @@ USAGES = 'placement:usages'
 rules = [
     policy.DocumentedRuleDefault(
         name=RESOURCE_PROVIDERS_USAGES,
-        check_str=base.RULE_ADMIN,
+        check_str=placement_base.ADMIN_OR_SERVICE,
+        scope_types=placement_base.SCOPE,
         description='Usages of a provider.',
         operations=[{'method': 'GET',
                      'path': '/resource_providers/{uuid}/usages'}]),
     policy.DocumentedRuleDefault(
         name=USAGES,
-        check_str=base.RULE_ADMIN,
+        check_str=placement_base.ADMIN_OR_PROJECT_READER_OR_SERVICE,
+        scope_types=placement_base.SCOPE,
         description='Usages of a project or user.',
         operations=[{'method': 'GET', 'path': '/usages'}]),
 ]
