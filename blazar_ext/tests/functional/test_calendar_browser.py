@@ -20,6 +20,7 @@ except ImportError:  # The tests skip, saying why (browser.unavailable).
 
 from blazar_ext.tests.functional import browser
 from blazar_ext.tests.functional import services
+from blazar_ext.tests.functional import test_keystone_auth
 
 PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
 FMT = '%Y-%m-%d %H:%M'
@@ -330,3 +331,65 @@ class TestFindASlot(CalendarBrowserTestCase):
         self.assertIn('exceeds the maximum', self.text('lease-error'))
         self.assertEqual([], [b for b in self.bars()
                               if b['name'] == 'too-long'])
+
+
+class TestCalendarUnderKeystone(testtools.TestCase):
+    """Under Keystone the page asks for a token, then sends it as
+    X-Auth-Token: a real Keystone (tools/keystone/setup-venv.sh) and an
+    all-in-one validating tokens against it."""
+
+    def setUp(self):
+        super().setUp()
+        reason = (browser.unavailable()
+                  or test_keystone_auth.keystone_unavailable())
+        if reason:
+            self.skipTest(reason)
+        keystone = self.useFixture(test_keystone_auth.Keystone())
+        keystone.project('service')
+        keystone.user('blazar', 'service', ['admin', 'service'],
+                      password=test_keystone_auth.SERVICE_PASSWORD)
+        keystone.project('alpha')
+        keystone.user('alice', 'alpha', ['member'])
+        self.admin = keystone.admin_token
+        self.alice = keystone.token('alice', test_keystone_auth.PASSWORD,
+                                    'alpha')
+        self.service = self.useFixture(test_keystone_auth.BlazarExt(keystone))
+        self.driver = browser.start_chrome(
+            os.path.join(self.useFixture(fixtures.TempDir()).path,
+                         'chrome-profile'))
+        self.addCleanup(self.driver.quit)
+        self.addCleanup(lambda: self.driver.save_screenshot(os.path.join(
+            SCREENSHOT_DIR, '%s-end.png'
+            % '.'.join(self.id().split('.')[-2:]))))
+        os.makedirs(SCREENSHOT_DIR, exist_ok=True)
+
+    def lease(self, name: str, token: str, start: float, end: float):
+        resp = self.service.request('POST', '/v1/leases', token, {
+            'name': name, 'start_date': _at(start), 'end_date': _at(end),
+            'reservations': [{'resource_type': 'physical:host', 'min': 1,
+                              'max': 1, 'hypervisor_properties': '',
+                              'resource_properties': ''}], 'events': []})
+        self.assertEqual(201, resp.status_code, resp.text)
+        return resp.json()['lease']
+
+    def test_asks_for_a_token_then_uses_it(self):
+        resp = self.service.request('POST', '/v1/os-hosts', self.admin,
+                                    {'name': 'node-1'})
+        self.assertEqual(201, resp.status_code, resp.text)
+        self.lease('operators-lease', self.admin, 2, 4)
+        mine = self.lease('alices-lease', self.alice, 6, 9)
+        self.driver.get(self.service.url + '/calendar/')
+        browser.wait_until(self.driver, 'document.getElementById("auth")'
+                           '.classList.contains("needed")')
+        self.assertIn('enter a token', self.driver.find_element(
+            'id', 'status').text)
+        token = self.driver.find_element('id', 'token')
+        token.send_keys(self.alice)
+        browser.settle(self.driver, lambda: self.driver.find_element(
+            'css selector', '#auth button').click())
+        bars = self.driver.execute_script("""
+            return Array.from(document.querySelectorAll('#bars rect.bar'))
+              .map(b => [b.dataset.name, b.dataset.lease]);""")
+        self.assertEqual(sorted([['alices-lease', mine['id']],
+                                 ['reserved', '']]), sorted(bars))
+        self.assertNotIn('operators-lease', self.driver.page_source)
