@@ -141,6 +141,15 @@ class Failures:
         while not stop.wait(every):
             self.step()
 
+    def fail_up_to_max(self) -> None:
+        """End with hosts down, so the checks have something to check."""
+        while len(self.down) < self.max_down:
+            name = self.random.choice(sorted(set(self.hosts) -
+                                             set(self.down)))
+            self.down[name] = 'nova'
+            self.nova.state[name]['service_state'] = 'down'
+            self.counts['nova down'] += 1
+
 
 def unhealed(deployment) -> list:
     """Live reservations on a host out of service, not flagged."""
@@ -204,6 +213,7 @@ def run(backend: str, duration: float, threads: int, hosts: int,
         stop.set()
         chaos.join()
         loader.join()
+        failures.fail_up_to_max()
         # Hosts down stay down; let the managers notice and sweep.
         time.sleep(8)
         heals = collections.Counter()
