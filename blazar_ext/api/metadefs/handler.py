@@ -7,11 +7,12 @@ whose ``message`` the client prints, e.g.
 
 from collections.abc import Callable
 import datetime
-import re
+import functools
 import urllib.parse
 
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
+import routes
 import webob
 import webob.dec
 import webob.exc
@@ -29,20 +30,48 @@ PREFIX = '/v2'
 
 
 class Route:
-    """One method + path pattern (``{name}`` captures a path segment)."""
+    """One method + path template (``{name}`` captures a path segment)."""
 
     def __init__(self, method: str, pattern: str, handler: Callable):
         self.method = method
-        regex = re.sub(r'\{(\w+)\}', r'(?P<\1>[^/]+)', pattern)
-        self.regex = re.compile('^%s/?$' % regex)
+        self.pattern = pattern
         self.handler = handler
 
 
-class Router:
-    """Dispatches to the first route whose pattern and method match."""
+def _mapper(routes_: list) -> routes.Mapper:
+    """The routes table: one entry per method and path, then, per path, a
+    catch-all that answers 405 with the methods the path allows."""
+    mapper = routes.Mapper()
+    allowed: dict = {}
+    for route in routes_:
+        allowed.setdefault(route.pattern, []).append(route.method)
+        mapper.connect(None, route.pattern, action=route.handler,
+                       conditions={'method': [route.method]})
+    for pattern, methods in allowed.items():
+        # A callable: Routes turns plain default values into strings.
+        mapper.connect(None, pattern, action=functools.partial(
+            _method_not_allowed, allowed=methods))
+    return mapper
 
-    def __init__(self, routes: list):
-        self.routes = routes
+
+def _method_not_allowed(req: webob.Request, allowed: list,
+                        **_: str) -> webob.Response:
+    resp = error(405, 'Method %s is not allowed on %s; allowed: %s.'
+                 % (req.method, PREFIX + req.path_info, ', '.join(allowed)))
+    resp.allow = allowed
+    return resp
+
+
+class Router:
+    """Dispatches a request to its handler with the ``routes`` library.
+
+    A path known under other methods is a 405 whose Allow header lists
+    them; an unknown path is a 404. One trailing slash is ignored, as
+    Glance does.
+    """
+
+    def __init__(self, routes_: list):
+        self.mapper = _mapper(routes_)
 
     @webob.dec.wsgify
     def __call__(self, req: webob.Request):
@@ -50,30 +79,24 @@ class Router:
         if problem:
             return error(400, problem)
         path = req.path_info
-        allowed = []
-        for route in self.routes:
-            match = route.regex.match(path)
-            if not match:
-                continue
-            if route.method != req.method:
-                allowed.append(route.method)
-                continue
-            try:
-                return route.handler(req, **match.groupdict())
-            except exceptions.BlazarExtException as exc:
-                return error(exc.status, exc.message)
-            except Exception:
-                LOG.exception('Unexpected error on %s %s', req.method,
-                              PREFIX + path)
-                return error(500, 'The server failed to handle %s %s; see '
-                                  'its log for details.'
-                             % (req.method, PREFIX + path))
-        if allowed:
-            resp = error(405, 'Method %s is not allowed on %s; allowed: %s.'
-                         % (req.method, PREFIX + path, ', '.join(allowed)))
-            resp.allow = allowed
-            return resp
-        return error(404, 'No metadefs resource at %s.' % (PREFIX + path))
+        if len(path) > 1 and path.endswith('/'):
+            path = path[:-1]
+        found = self.mapper.routematch(url=path, environ=req.environ)
+        if found is None:
+            return error(404, 'No metadefs resource at %s.'
+                         % (PREFIX + req.path_info))
+        match = dict(found[0])
+        target = match.pop('action')
+        try:
+            return target(req, **match)
+        except exceptions.BlazarExtException as exc:
+            return error(exc.status, exc.message)
+        except Exception:
+            LOG.exception('Unexpected error on %s %s', req.method,
+                          PREFIX + req.path_info)
+            return error(500, 'The server failed to handle %s %s; see '
+                              'its log for details.'
+                         % (req.method, PREFIX + req.path_info))
 
 
 def error(status: int, message: str) -> webob.Response:
