@@ -71,6 +71,7 @@ class Router:
     """
 
     def __init__(self, routes_: list):
+        self.routes = routes_
         self.mapper = _mapper(routes_)
 
     @webob.dec.wsgify

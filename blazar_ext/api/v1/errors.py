@@ -55,24 +55,15 @@ class ErrorHook(pecan.hooks.PecanHook):
                 LOG.error("%s: %s", type(exc).__name__, exc.message)
             return response_for(exc)
         if isinstance(exc, webob.exc.HTTPException):
-            # Routing errors (404, 405) from Pecan itself.
-            content_type, body = render(exc.status_int, exc.title,
-                                        faults.message_for(exc.status_int))
-            return webob.Response(status=exc.status_int, body=body,
-                                  content_type=content_type, charset='UTF-8',
-                                  headers=_allow_header(exc))
+            # Routing errors (404, 405) from Pecan itself, and the refusals
+            # of api.v1.hooks (whose detail is the message).
+            content_type, body = render(
+                exc.status_int, exc.title,
+                exc.detail or faults.message_for(exc.status_int))
+            resp = webob.Response(status=exc.status_int, body=body,
+                                  content_type=content_type,
+                                  charset='UTF-8')
+            if exc.headers.get('Allow'):
+                resp.headers['Allow'] = exc.headers['Allow']
+            return resp
         return None
-
-
-def require_id(resource_id) -> None:
-    """PUT or DELETE on a collection (no id in the path) is a 405.
-
-    Without this Pecan calls the handler without its id argument.
-    """
-    if not resource_id:
-        pecan.abort(405, headers={'Allow': 'GET, POST'})
-
-
-def _allow_header(exc) -> dict:
-    allow = exc.headers.get('Allow')
-    return {'Allow': allow} if allow else {}

@@ -5,7 +5,6 @@ from pecan import rest
 
 from blazar_ext.api.v1 import allocations as v1_allocations
 from blazar_ext.api.v1 import calendar as v1_calendar
-from blazar_ext.api.v1 import errors
 from blazar_ext.api.v1.schemas import floatingip as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
@@ -50,8 +49,7 @@ class FloatingIPsController(rest.RestController):
             fip_api.floatingip_get(context, created['id']))}
 
     @pecan.expose(content_type='application/json')
-    def delete(self, floatingip_id=None):
-        errors.require_id(floatingip_id)
+    def delete(self, floatingip_id):
         context = pecan.request.context
         policy.authorize(context, 'blazar:floatingips:delete')
         manager_client.get_client().delete_floatingip(context, floatingip_id)

@@ -9,7 +9,6 @@ from pecan import rest
 from blazar_ext.api.v1 import allocations as v1_allocations
 from blazar_ext.api.v1 import availability as v1_availability
 from blazar_ext.api.v1 import calendar as v1_calendar
-from blazar_ext.api.v1 import errors
 from blazar_ext.api.v1 import properties as v1_properties
 from blazar_ext.api.v1.schemas import host as schema
 from blazar_ext.api.v1 import views
@@ -116,8 +115,7 @@ class HostsController(rest.RestController):
         return {'host': views.host(host, show_private(context))}
 
     @pecan.expose('json')
-    def put(self, host_id=None):
-        errors.require_id(host_id)
+    def put(self, host_id):
         context = pecan.request.context
         policy.authorize(context, 'blazar:oshosts:put')
         values = validation.parse_json(pecan.request.body)
@@ -128,8 +126,7 @@ class HostsController(rest.RestController):
         return {'host': views.host(host, show_private(context))}
 
     @pecan.expose(content_type='application/json')
-    def delete(self, host_id=None):
-        errors.require_id(host_id)
+    def delete(self, host_id):
         context = pecan.request.context
         policy.authorize(context, 'blazar:oshosts:delete')
         manager_client.get_client().delete_host(context, host_id)

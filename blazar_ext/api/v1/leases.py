@@ -6,7 +6,6 @@ Reads come from the database; changes go to the manager over RPC.
 import pecan
 from pecan import rest
 
-from blazar_ext.api.v1 import errors
 from blazar_ext.api.v1 import hosts as v1_hosts
 from blazar_ext.api.v1.schemas import lease as schema
 from blazar_ext.api.v1 import views
@@ -70,8 +69,7 @@ class LeasesController(rest.RestController):
             lease_api.lease_get(context, created['id']))}
 
     @pecan.expose('json')
-    def put(self, lease_id=None):
-        errors.require_id(lease_id)
+    def put(self, lease_id):
         context = pecan.request.context
         _get_authorized(context, lease_id, 'put')
         values = validation.parse_json(pecan.request.body)
@@ -81,8 +79,7 @@ class LeasesController(rest.RestController):
         return {'lease': views.lease(lease_api.lease_get(context, lease_id))}
 
     @pecan.expose(content_type='application/json')
-    def delete(self, lease_id=None):
-        errors.require_id(lease_id)
+    def delete(self, lease_id):
         context = pecan.request.context
         _get_authorized(context, lease_id, 'delete')
         manager_client.get_client().delete_lease(context, lease_id)

@@ -128,12 +128,6 @@ def update_property(context, resource_type: str, name: str) -> dict:
     return _with_catalog(context, resource_type, [item])[0]
 
 
-def _require_name(name) -> None:
-    # PATCH on the collection itself: only single properties change.
-    if not name:
-        pecan.abort(405, headers={'Allow': 'GET'})
-
-
 def _value_objects(item: dict) -> dict:
     """The spec's shape: values as [{"value": v}, ...]."""
     if 'values' in item:
@@ -158,8 +152,7 @@ class PropertiesController(rest.RestController):
             show_property(pecan.request.context, self.resource_type, name))
 
     @pecan.expose(content_type='application/json')
-    def patch(self, name=None):
-        _require_name(name)
+    def patch(self, name):
         update_property(pecan.request.context, self.resource_type, name)
         pecan.response.status = 204
         return ''
@@ -183,11 +176,10 @@ class HostPropertiesController(rest.RestController):
             pecan.request.context, HOST_RESOURCE_TYPE, name)}
 
     @pecan.expose('json')
-    def patch(self, name=None):
+    def patch(self, name):
         """Both key sets: blazar_ext's {property, private, values} and
         upstream's {id, resource_type, property_name, private, created_at,
         updated_at}, so scripts written for either work."""
-        _require_name(name)
         context = pecan.request.context
         item = update_property(context, HOST_RESOURCE_TYPE, name)
         record = capability_api.property_record(context, HOST_RESOURCE_TYPE,

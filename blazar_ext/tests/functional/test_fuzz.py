@@ -121,7 +121,7 @@ def placement_routes() -> list:
 
 def metadefs_routes() -> list:
     """Every (method, path) of the metadefs app's routing table."""
-    return [(route.method, '/v2' + _template(route.regex.pattern))
+    return [(route.method, '/v2' + route.pattern)
             for route in metadefs_app.build().routes] + [
         ('GET', '/versions')]
 

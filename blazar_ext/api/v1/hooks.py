@@ -1,0 +1,82 @@
+"""Pecan hooks of the reservation API: what is refused before a handler.
+
+Both raise webob HTTP errors whose ``detail`` is the message;
+errors.ErrorHook renders them in Blazar's error shape.
+"""
+
+import codecs
+
+import pecan
+from pecan import util as pecan_util
+import webob.exc
+
+from blazar_ext.api.middleware import faults
+from blazar_ext.api import validation
+
+# The methods a collection (no id in the path) answers, by handler name.
+_COLLECTION_METHODS = (('get_all', 'GET'), ('post', 'POST'))
+
+
+def _refuse(status: int, message: str):
+    return webob.exc.status_map[status](detail=message)
+
+
+class RequestHook(pecan.hooks.PecanHook):
+    """Refuses, before routing, what Pecan must not route or decode.
+
+    The API speaks JSON only, whatever Accept says. A path or query string
+    that is not UTF-8 or holds a NUL is a 400; an empty path segment
+    (/v1/leases//) names nothing: 404. Pecan decodes a JSON body while
+    routing and lets only ValueError and TypeError through as bad input:
+    an unknown charset is a 415, a body nested too deeply a 400.
+    """
+
+    priority = 10
+
+    def on_route(self, state):
+        req = state.request
+        req.environ['HTTP_ACCEPT'] = 'application/json'
+        problem = validation.url_problem(req)
+        if problem:
+            raise _refuse(400, problem)
+        if '//' in req.path_info:
+            raise _refuse(404, faults.message_for(404))
+        if req.method != 'GET':
+            _check_body(req)
+
+
+def _check_body(req) -> None:
+    try:
+        codecs.lookup(req.charset)
+    except LookupError:
+        raise _refuse(415, 'Unknown charset %r in the Content-Type header.'
+                      % req.charset)
+    if req.content_type in ('application/json', 'application/javascript'):
+        try:
+            req.json
+        except RecursionError:
+            raise _refuse(400, 'The request body is nested too deeply.')
+        except Exception:  # Pecan and the handler report the rest.
+            pass
+
+
+class ResourceIdHook(pecan.hooks.PecanHook):
+    """A handler that needs an id, called on its collection, is a 405.
+
+    Pecan's RestController calls put(), patch() or delete() on
+    /v1/leases without the id. (Pecan also fills a missing argument from
+    a JSON body key of the same name; that is left as it was.)
+    """
+
+    def before(self, state):
+        handler = state.controller
+        spec = pecan_util.getargspec(handler)
+        required = len(spec.args) - 1 - len(spec.defaults or ())
+        given = [arg for arg in state.arguments.args if arg]
+        if len(given) >= required:
+            return
+        owner = getattr(handler, '__self__', None)
+        allow = [method for name, method in _COLLECTION_METHODS
+                 if callable(getattr(owner, name, None))]
+        raise webob.exc.HTTPMethodNotAllowed(
+            headers={'Allow': ', '.join(allow)})
