@@ -59,7 +59,9 @@ class HealthMonitor:
             self._thread = None
 
     def _run(self) -> None:
-        last = 0.0
+        # The first run waits an interval too: a manager starting does not
+        # need the sweep at once, and tests drive run_once themselves.
+        last = time.monotonic()
         while not self._stop.wait(min(_TICK, CONF.health.interval)):
             if time.monotonic() - last < CONF.health.interval:
                 continue
