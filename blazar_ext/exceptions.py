@@ -7,6 +7,19 @@ module is listed in ``allowed_remote_exmods``.
 """
 
 
+# Past these lengths an echoed value, or a whole message, is cut: an error
+# must not repeat a multi-megabyte name back to the client or the log.
+ECHO_LIMIT = 255
+MESSAGE_LIMIT = 2048
+
+
+def cut(value, limit: int = ECHO_LIMIT):
+    """``value`` itself, or its start and its length when it is longer."""
+    if isinstance(value, str) and len(value) > limit:
+        return '%s... (%d characters)' % (value[:64], len(value))
+    return value
+
+
 class BlazarExtException(Exception):
     """Base class; ``msg_fmt`` is formatted with the keyword arguments."""
 
@@ -18,11 +31,13 @@ class BlazarExtException(Exception):
         self.kwargs = kwargs
         if message is None:
             try:
-                message = self.msg_fmt % kwargs
+                message = self.msg_fmt % {
+                    k: v if k == 'reason' else cut(v)
+                    for k, v in kwargs.items()}
             except (KeyError, TypeError):
                 message = self.msg_fmt
-        self.message = message
-        super().__init__(message)
+        self.message = cut(message, MESSAGE_LIMIT)
+        super().__init__(self.message)
 
     def __str__(self) -> str:
         return self.message

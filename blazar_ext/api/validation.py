@@ -80,7 +80,25 @@ def validate(schema: dict, data) -> None:
     if error is None:
         return
     where = '/'.join(str(p) for p in error.absolute_path)
-    reason = error.message
-    if where:
-        reason = "'%s': %s" % (where, reason)
-    raise exceptions.Invalid(reason=reason)
+    raise exceptions.Invalid(reason=_message(error, where))
+
+
+# Longer reprs of the offending value are cut in messages.
+_ECHO = 80
+
+
+def _message(error, where: str) -> str:
+    """jsonschema's message (clients match on its words) after the field's
+    name, with the value it echoes cut and a length limit stated."""
+    message = error.message
+    shown = repr(error.instance)
+    if len(shown) > _ECHO:
+        message = message.replace(shown, '%s...' % shown[:_ECHO // 2])
+    name = "'%s'" % where if where else 'the value'
+    if error.validator == 'maxLength' and isinstance(error.instance, str):
+        return '%s is longer than %d characters (%s)' % (
+            name, error.validator_value, message)
+    if error.validator == 'maxItems':
+        return '%s has more than %d items (%s)' % (
+            name, error.validator_value, message)
+    return "%s: %s" % (name, message) if where else message

@@ -121,9 +121,12 @@ def parse_date(value, field: str, allow_now: bool = False,
                 return datetime.datetime.strptime(value, fmt)
             except ValueError:
                 continue
+    # Upstream Blazar's words first: scripts match on them.
+    shown = exceptions.cut(value, 80)
     raise exceptions.Invalid(
-        reason='%s %r is not a date in the format YYYY-MM-DD HH:MM%s'
-               % (field, value, " or 'now'" if allow_now else ''))
+        reason='%s is an invalid date. Required format: %%Y-%%m-%%d %%H:%%M '
+               '(%s %r is not a date in the format YYYY-MM-DD HH:MM%s)'
+               % (shown, field, shown, " or 'now'" if allow_now else ''))
 
 
 def _minute(now: datetime.datetime) -> datetime.datetime:
@@ -252,17 +255,17 @@ class LeaseManager:
         end = parse_date(values.get('end_date'), 'end_date')
         if start < _minute(now):
             raise exceptions.Invalid(
-                reason='start_date %s is in the past'
+                reason='Start date must be later than current date: '
+                       'start_date %s is in the past'
                        % values['start_date'])
         if end <= start:
             raise exceptions.Invalid(
-                reason='end_date %s must be later than start_date %s'
+                reason='End date must be later than start date: end_date '
+                       '%s must be later than start_date %s'
                        % (values['end_date'], values['start_date']))
         before_end = self._before_end_date(values, start, end)
+        # As upstream, a lease may hold no reservation (yet).
         requested = values.get('reservations') or []
-        if not requested:
-            raise exceptions.Invalid(
-                reason='a lease needs at least one reservation')
         specs = [self._plugin(r.get('resource_type')).normalize(r)
                  for r in requested]
         lease_values = {'id': uuidutils.generate_uuid(),
@@ -317,7 +320,8 @@ class LeaseManager:
                                'cannot change')
                 if start < _minute(now):
                     raise exceptions.Invalid(
-                        reason='start_date %s is in the past'
+                        reason='Start date must be later than current date: '
+                       'start_date %s is in the past'
                                % values['start_date'])
                 changes['start_date'] = start
         if values.get('end_date') is not None:
@@ -325,12 +329,14 @@ class LeaseManager:
             if end != old_end:
                 if end < _minute(now):
                     raise exceptions.Invalid(
-                        reason='end_date %s is in the past'
+                        reason='End date must be later than current and '
+                               'start date: end_date %s is in the past'
                                % values['end_date'])
                 changes['end_date'] = end
         if end <= start:
             raise exceptions.Invalid(
-                reason='end_date %s must be later than start_date %s'
+                reason='End date must be later than current and start '
+                       'date: end_date %s must be later than start_date %s'
                        % (end.strftime(DATE_FORMATS[0]),
                           start.strftime(DATE_FORMATS[0])))
         before_end = self._before_end_date(values, start, end)

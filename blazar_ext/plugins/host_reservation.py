@@ -108,8 +108,10 @@ class HostReservationPlugin:
                'traits': _traits(merged)}
         if out['min'] > out['max']:
             raise exceptions.Invalid(
-                reason='physical:host reservation: min (%d) must not exceed '
-                       'max (%d)' % (out['min'], out['max']))
+                reason='Invalid values for min/max of hosts. Max must be '
+                       'equal to or larger than min: physical:host '
+                       'reservation: min (%d) must not exceed max (%d)'
+                       % (out['min'], out['max']))
         if out['before_end'] not in BEFORE_END_ACTIONS:
             raise exceptions.Invalid(
                 reason='physical:host reservation: before_end must be one '

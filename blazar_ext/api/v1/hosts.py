@@ -49,6 +49,38 @@ def _list_query(request) -> dict:
     return query
 
 
+def _check_names(values: dict, known: tuple) -> None:
+    """Upstream's limit on capability names, and plain refusals of host
+    columns that ``host set`` cannot change."""
+    for name in values:
+        if name in known:
+            continue
+        if len(name) > schema.MAX_CAPABILITY_NAME:
+            raise exceptions.Invalid(
+                reason='Extra capability key too long: %s is longer than %d '
+                       'characters' % (exceptions.cut(name, 80),
+                                       schema.MAX_CAPABILITY_NAME))
+
+
+def _check_update(values: dict) -> None:
+    """An update sets capabilities or the service state, nothing else."""
+    for name in schema.INVENTORY_FIELDS:
+        if name in values:
+            raise exceptions.Invalid(
+                reason='%s cannot be changed on a registered host: it is '
+                       'part of the host\'s inventory, taken from its '
+                       'registration (host create --extra %s=N), so '
+                       'unregister the host and register it again to '
+                       'change it' % (name, name))
+    for name in values:
+        if name in schema.RESERVED_NAMES and \
+                name not in schema.SERVICE_FIELDS:
+            raise exceptions.Invalid(
+                reason='%s cannot be changed on a registered host; only '
+                       'extra capabilities and reservable can' % name)
+    _check_names(values, schema.SERVICE_FIELDS)
+
+
 class HostsController(rest.RestController):
 
     # /v1/os-hosts/properties (python-blazarclient's host property commands).
@@ -102,6 +134,8 @@ class HostsController(rest.RestController):
         context = pecan.request.context
         policy.authorize(context, 'blazar:oshosts:post')
         values = validation.parse_json(pecan.request.body)
+        if isinstance(values, dict):
+            _check_names(values, tuple(schema.CREATE['properties']))
         validation.validate(schema.CREATE, values)
         for field in schema.INTEGER_FIELDS:
             if isinstance(values.get(field), str):
@@ -119,6 +153,8 @@ class HostsController(rest.RestController):
         context = pecan.request.context
         policy.authorize(context, 'blazar:oshosts:put')
         values = validation.parse_json(pecan.request.body)
+        if isinstance(values, dict):
+            _check_update(values)
         validation.validate(schema.UPDATE, values)
         _service_state(values)
         host = manager_client.get_client().update_host(

@@ -35,6 +35,18 @@ def _degraded_filter(value: str | None) -> bool | None:
     return value.lower() == 'true'
 
 
+def _require(values, names: list) -> None:
+    """Upstream Blazar's "Missing parameter" message, naming them all."""
+    if not isinstance(values, dict):
+        return
+    missing = [name for name in names if name not in values]
+    if missing:
+        raise exceptions.Invalid(
+            reason='Missing parameter %s (%s)' % (
+                ', '.join(missing), ', '.join(
+                    "'%s' is a required property" % m for m in missing)))
+
+
 class LeasesController(rest.RestController):
 
     @pecan.expose('json')
@@ -61,6 +73,7 @@ class LeasesController(rest.RestController):
         context = pecan.request.context
         policy.authorize(context, 'blazar:leases:post')
         values = validation.parse_json(pecan.request.body)
+        _require(values, schema.CREATE['required'])
         validation.validate(schema.CREATE, values)
         created = manager_client.get_client().create_lease(
             context, values, v1_hosts.show_private(context))

@@ -8,6 +8,12 @@ RESERVED_NAMES = ['id', 'name', 'hypervisor_hostname', 'vcpus', 'memory_mb',
                   'hypervisor_version', 'service_name', 'availability_zone',
                   'status', 'trust_id', 'reservable', 'disabled',
                   'created_at', 'updated_at', 'reservable_reason']
+# Upstream Blazar refuses longer extra capability names ("Extra capability
+# key too long").
+MAX_CAPABILITY_NAME = 64
+# Host columns that describe its inventory; they come from the registration
+# (the [manager] host_inventory source) and feed its resource provider.
+INVENTORY_FIELDS = ('vcpus', 'memory_mb', 'local_gb')
 # python-blazarclient sends every --extra value as a string: '16' is 16.
 # The columns are 32-bit integers on every database.
 MAX_INT = 2 ** 31 - 1

@@ -37,12 +37,13 @@ CREATE = {
         'start_date': _DATE,
         'end_date': _DATE,
         'before_end_date': {'type': ['string', 'null']},
+        # As upstream, a lease may have no reservation.
         'reservations': {
-            'type': 'array', 'minItems': 1,
+            'type': 'array',
             'items': dict(_RESERVATION, required=['resource_type'])},
         'events': {'type': 'array'},
     },
-    'required': ['name', 'start_date', 'end_date', 'reservations'],
+    'required': ['name', 'start_date', 'end_date'],
 }
 
 UPDATE = {

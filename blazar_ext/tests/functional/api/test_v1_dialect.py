@@ -46,3 +46,119 @@ class TestVersionDocument(test_leases.LeaseTestCase):
             resp = self.request('GET', path, token=None)
             self.assertEqual(200, resp.status, path)
             self.assertEqual(version, resp.json())
+
+
+class TestLeaseValidation(test_leases.LeaseTestCase):
+    """Upstream's wording first (scripts match on it), then ours."""
+
+    def body(self, **values) -> dict:
+        body = {'name': 'x', 'start_date': test_leases._date(60),
+                'end_date': test_leases._date(120),
+                'reservations': [test_leases.host_reservation()]}
+        body.update(values)
+        return {k: v for k, v in body.items() if v is not None}
+
+    def refused(self, body: dict, method: str = 'POST',
+                path: str = '/v1/leases') -> str:
+        resp = self.request(method, path, body)
+        self.assertEqual(400, resp.status, resp.text)
+        message = resp.json()['error_message']
+        self.assertLess(len(message), 500)
+        return message
+
+    def test_a_lease_without_reservations_is_created(self):
+        for reservations in ([], None):
+            resp = self.request('POST', '/v1/leases', self.body(
+                name='empty-%s' % reservations, reservations=reservations))
+            self.assertEqual(201, resp.status, resp.text)
+            self.assertEqual([], resp.json()['lease']['reservations'])
+
+    def test_missing_parameters(self):
+        message = self.refused(self.body(start_date=None, end_date=None))
+        self.assertIn('Missing parameter start_date, end_date', message)
+        self.assertIn("'end_date' is a required property", message)
+
+    def test_dates(self):
+        self.add_host('h1')
+        message = self.refused(self.body(start_date='2030-13-45 10:00'))
+        self.assertIn('2030-13-45 10:00 is an invalid date. Required '
+                      'format: %Y-%m-%d %H:%M', message)
+        self.assertIn('start_date', message)
+        message = self.refused(self.body(start_date='2001-01-01 00:00',
+                                         end_date='2001-01-02 00:00'))
+        self.assertIn('Start date must be later than current date', message)
+        self.assertIn('start_date 2001-01-01 00:00 is in the past', message)
+        message = self.refused(self.body(end_date=test_leases._date(30)))
+        self.assertIn('End date must be later than start date', message)
+        lease = self.create()
+        message = self.refused({'end_date': test_leases._date(30)}, 'PUT',
+                               '/v1/leases/%s' % lease['id'])
+        self.assertIn('End date must be later than current and start date',
+                      message)
+
+    def test_min_max(self):
+        message = self.refused(self.body(reservations=[
+            test_leases.host_reservation(min=3, max=2)]))
+        self.assertIn('Invalid values for min/max of hosts. Max must be '
+                      'equal to or larger than min', message)
+        self.assertIn('min (3) must not exceed max (2)', message)
+
+    def test_huge_values_are_not_echoed(self):
+        message = self.refused(self.body(name='n' * 100000))
+        self.assertIn("'name' is longer than 80 characters", message)
+        message = self.refused(self.body(start_date='2' * 60))
+        self.assertIn('is an invalid date', message)
+        message = self.refused(self.body(start_date='2' * 100000))
+        self.assertIn("'start_date' is longer than 64 characters", message)
+
+
+class TestHostValidation(test_leases.LeaseTestCase):
+
+    def test_extra_capability_key_too_long(self):
+        resp = self.request('POST', '/v1/os-hosts', {
+            'name': 'h1', 'k' * 65: 'v'})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('Extra capability key too long',
+                      resp.json()['error_message'])
+        self.assertIn('longer than 64 characters',
+                      resp.json()['error_message'])
+        host = self.add_host('h1', **{'k' * 64: 'v'})
+        self.assertEqual('v', host['k' * 64])
+        resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'],
+                            {'k' * 100000: 'v'})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('Extra capability key too long',
+                      resp.json()['error_message'])
+        self.assertLess(len(resp.text), 500)
+
+    def test_host_set_inventory_fields_is_one_plain_sentence(self):
+        host = self.add_host('h1', vcpus=16)
+        resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'],
+                            {'vcpus': '12'})
+        self.assertEqual(400, resp.status, resp.text)
+        message = resp.json()['error_message']
+        self.assertIn('vcpus cannot be changed on a registered host', message)
+        self.assertIn('host create --extra vcpus=N', message)
+        self.assertNotIn('enum', message)
+        self.assertEqual(16, self.request(
+            'GET', '/v1/os-hosts/%s' % host['id']).json()['host']['vcpus'])
+
+
+class TestNoEchoAnywhere(test_leases.LeaseTestCase):
+    """A huge value in a path or a body comes back cut, in every family."""
+
+    def test_paths_and_bodies(self):
+        huge = 'z' * 100000
+        for method, path, body, headers in (
+                ('GET', '/v1/leases/' + huge, None, {}),
+                ('GET', '/v1/os-hosts/properties/' + huge, None, {}),
+                ('GET', '/v2/metadefs/namespaces/' + huge, None, {}),
+                ('POST', '/v2/metadefs/namespaces', {'namespace': huge}, {}),
+                ('GET', '/placement/traits/' + huge, None,
+                 {'OpenStack-API-Version': 'placement 1.39'}),
+                ('PUT', '/placement/traits/CUSTOM_' + huge, None,
+                 {'OpenStack-API-Version': 'placement 1.39'})):
+            resp = self.request(method, path, body, headers=headers)
+            self.assertGreaterEqual(resp.status, 400, path[:40])
+            self.assertLess(len(resp.text), 3000, (method, path[:40],
+                                                   resp.text[:300]))
