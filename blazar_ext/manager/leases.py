@@ -321,7 +321,7 @@ class LeaseManager:
                 if start < _minute(now):
                     raise exceptions.Invalid(
                         reason='Start date must be later than current date: '
-                       'start_date %s is in the past'
+                               'start_date %s is in the past'
                                % values['start_date'])
                 changes['start_date'] = start
         if values.get('end_date') is not None:
