@@ -102,7 +102,7 @@ def run(hosts: int, per_host: int, affected: int, rounds: int) -> int:
         existing = lease_create.load_reservations(host_ids[:-1], per_host,
                                                   base)
         reservation_ids = load_affected(failing, affected, base)
-        print('loaded %d hosts, %d reservations, %d on host %d in %.1f s'
+        print('loaded %d hosts, %d reservations, %d on host %s in %.1f s'
               % (hosts + 1, existing + affected, len(reservation_ids),
                  failing, time.perf_counter() - t0))
         healer = manager_endpoint.ManagerEndpoint().healer

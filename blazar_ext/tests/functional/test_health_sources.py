@@ -62,15 +62,15 @@ class TestNova(HealthTestCase):
         self.assertEqual([], self.poll(monitor)['down'])
         self.nova.state[name]['service_state'] = 'down'
         changed = self.poll(monitor)
-        self.assertEqual([int(held)], [int(h) for h in changed['down']])
+        self.assertEqual([str(held)], [str(h) for h in changed['down']])
         shown = self.host({'id': held})
         self.assertFalse(shown['reservable'])
         self.assertEqual('nova: compute service down',
                          shown['reservable_reason'])
         self.assertNotEqual([held], self.allocated_hosts(lease['id']))
         self.nova.state[name]['service_state'] = 'up'
-        self.assertEqual([int(held)],
-                         [int(h) for h in self.poll(monitor)['up']])
+        self.assertEqual([str(held)],
+                         [str(h) for h in self.poll(monitor)['up']])
         self.assertTrue(self.host({'id': held})['reservable'])
 
     def test_disabled_hypervisor_and_forced_down(self):
@@ -166,8 +166,8 @@ class TestIronic(HealthTestCase):
             r[2].get('X-OpenStack-Ironic-API-Version') == '1.8'
             for r in self.ironic.requests))
         self.ironic.state['n1']['maintenance'] = False
-        self.assertEqual([int(hosts['n1']['id'])],
-                         [int(h) for h in self.poll(monitor)['up']])
+        self.assertEqual([str(hosts['n1']['id'])],
+                         [str(h) for h in self.poll(monitor)['up']])
         self.assertTrue(self.host(hosts['n1'])['reservable'])
 
     def test_node_down_heals_the_lease(self):
