@@ -50,9 +50,13 @@ class TestUserProjectToken(base.APITestCase):
             'name': 'h1'}, token='admin').status)
 
     def test_placement_api(self):
-        resp = self.request('GET', '/placement/traits', headers=PLACEMENT,
-                            token='alice:proj-a')
+        # Placement's defaults: a project's reader may see its usages only.
+        resp = self.request('GET', '/placement/usages?project_id=proj-a',
+                            headers=PLACEMENT, token='alice:proj-a')
         self.assertEqual(200, resp.status, resp.text)
+        resp = self.request('GET', '/placement/usages?project_id=proj-b',
+                            headers=PLACEMENT, token='alice:proj-a')
+        self.assertEqual(403, resp.status, resp.text)
         resp = self.request('PUT', '/placement/traits/CUSTOM_X',
                             headers=PLACEMENT, token='alice:proj-a')
         self.assertEqual(403, resp.status, resp.text)
