@@ -236,20 +236,6 @@ class UsageEnforcement:
                 filter_name=flt.name) from exc
 
 
-class NoEnforcement:
-    """The chain with no filters: every request is allowed."""
-
-    def check_create(self, context, lease: dict) -> None:
-        pass
-
-    def check_update(self, context, current_lease: dict,
-                     lease: dict) -> None:
-        pass
-
-    def on_end(self, context, lease: dict) -> None:
-        pass
-
-
 def get_chain(conf: cfg.ConfigOpts = CONF) -> UsageEnforcement:
     """Build the configured chain; raise FilterLoadError on a bad name."""
     filters = load_filters(conf)

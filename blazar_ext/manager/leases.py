@@ -419,7 +419,8 @@ class LeaseManager:
                          end: datetime.datetime,
                          private_visible: bool) -> list:
         """Specs with the resources allocation would pick now, for the
-        enforcement payloads (spec 2: filters see the candidates)."""
+        enforcement payloads (the usage enforcement spec: filters see the
+        candidates)."""
         if not self.enforcement.enabled:
             return specs
 

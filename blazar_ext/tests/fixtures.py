@@ -2,9 +2,11 @@
 over oslo.messaging's fake driver, and the WSGI app."""
 
 import atexit
+import importlib.util
 import json
 import os
 import shutil
+import sys
 import tempfile
 import threading
 
@@ -24,6 +26,27 @@ from blazar_ext import rpc
 from blazar_ext.rpc import manager_client
 
 CONF = conf.CONF
+# tools/ of the source tree: scripts that are not installed.
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), 'tools')
+
+
+def tool_path(name: str) -> str:
+    """The path of the script tools/<name>.py."""
+    return os.path.join(TOOLS, name + '.py')
+
+
+def tool_module(name: str):
+    """The script tools/<name>.py, imported once as a module."""
+    module_name = 'blazar_ext_tools_%s' % name
+    if module_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(module_name,
+                                                      tool_path(name))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[module_name]
+
 
 _TEMPLATE_LOCK = threading.Lock()
 _TEMPLATE = None

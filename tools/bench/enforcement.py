@@ -3,7 +3,7 @@
 
     python tools/bench/enforcement.py [--leases 100] [--calls 500]
 
-Starts blazar-ext-sample-enforcement as its own process on 127.0.0.1 (as a
+Starts tools/sample_enforcement.py as its own process on 127.0.0.1 (as a
 deployment would run its policy service), then measures:
 
   chain   the enforcement chain's check_create alone: no filters versus
@@ -42,6 +42,8 @@ from blazar_ext.rpc import manager_client
 
 CONF = blazar_conf.CONF
 FMT = '%Y-%m-%d %H:%M'
+SAMPLE_SERVICE = os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'sample_enforcement.py')
 
 
 def free_port() -> int:
@@ -56,7 +58,7 @@ def start_sample_service(workdir: str) -> tuple:
         f.write('default:\n  max_hosts: 10\n  max_hours: 100000\n')
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, '-m', 'blazar_ext.cmd.sample_enforcement',
+        [sys.executable, SAMPLE_SERVICE,
          '--config', limits, '--port', str(port)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = 'http://127.0.0.1:%d' % port

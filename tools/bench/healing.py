@@ -31,10 +31,10 @@ import sqlalchemy as sa
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import lease_create  # noqa: E402
+import lease_import  # noqa: E402
 
 from blazar_ext import context as blazar_context  # noqa: E402
 from blazar_ext.db.api import host_service  # noqa: E402
-from blazar_ext.db.api import lease as lease_api  # noqa: E402
 from blazar_ext.db.models import lease as lease_models  # noqa: E402
 from blazar_ext.db import session as db_session  # noqa: E402
 from blazar_ext.manager import endpoint as manager_endpoint  # noqa: E402
@@ -48,7 +48,7 @@ def load_affected(host_id: int, count: int,
     ids."""
     context = blazar_context.get_admin_context()
     start = base + datetime.timedelta(days=1, hours=2)
-    lease_api.lease_bulk_import(context, [
+    lease_import.bulk_import(context, [
         {'name': 'affected-%d' % i, 'project_id': 'bench',
          'host_id': host_id,
          'start_date': start + datetime.timedelta(hours=i),

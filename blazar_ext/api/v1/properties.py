@@ -38,7 +38,8 @@ def catalog_details(context, resource_type: str, names: list) -> dict:
     'operators', ...}} from the metadefs namespaces associated with the
     resource type that the caller may see.
 
-    This is how users learn which operators suit a property (spec 5).
+    This is how users learn which operators suit a property (the
+    metadefs multivalue operators spec).
     """
     visible_to = None if context.is_admin else context.project_id
     wanted = set(names)

@@ -7,7 +7,9 @@ import time
 
 import fixtures
 
-from blazar_ext.cmd import sample_enforcement
+from blazar_ext.tests import fixtures as blazar_fixtures
+
+sample_enforcement = blazar_fixtures.tool_module('sample_enforcement')
 
 
 def _serve(server) -> threading.Thread:
@@ -20,7 +22,7 @@ def _serve(server) -> threading.Thread:
 
 
 class SampleServiceFixture(fixtures.Fixture):
-    """blazar-ext-sample-enforcement in a thread; ``url`` and ``calls``."""
+    """tools/sample_enforcement.py in a thread; ``url`` and ``calls``."""
 
     def __init__(self, limits: dict | None = None):
         super().__init__()

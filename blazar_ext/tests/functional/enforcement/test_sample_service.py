@@ -1,4 +1,4 @@
-"""blazar-ext-sample-enforcement: limits file, HTTP interface, command."""
+"""tools/sample_enforcement.py: limits file, HTTP interface, command."""
 
 import json
 import socket
@@ -8,9 +8,11 @@ import time
 
 import requests
 
-from blazar_ext.cmd import sample_enforcement
+from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional.enforcement import fixtures as efixtures
 from blazar_ext.tests.unit.enforcement import base
+
+sample_enforcement = efixtures.sample_enforcement
 
 
 class SampleServiceHTTPTest(base.TestCase):
@@ -98,7 +100,7 @@ class LimitsTest(base.TestCase):
 
 
 class SampleServiceCommandTest(base.TestCase):
-    """The console script serves the interface from its own process."""
+    """The script serves the interface from its own process."""
 
     def test_runs_as_a_command(self):
         path = self.create_tempfiles([(
@@ -107,7 +109,7 @@ class SampleServiceCommandTest(base.TestCase):
             s.bind(('127.0.0.1', 0))
             port = s.getsockname()[1]
         proc = subprocess.Popen(
-            [sys.executable, '-m', 'blazar_ext.cmd.sample_enforcement',
+            [sys.executable, blazar_fixtures.tool_path('sample_enforcement'),
              '--config', path, '--port', str(port)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.addCleanup(proc.wait, 10)

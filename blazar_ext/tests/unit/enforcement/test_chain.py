@@ -150,15 +150,6 @@ class InactiveFilterTest(base.TestCase):
                          [f.name for f in chain._active()])
 
 
-class NoEnforcementTest(base.TestCase):
-
-    def test_allows_everything(self):
-        none = enforcement.NoEnforcement()
-        none.check_create({}, LEASE)
-        none.check_update({}, LEASE, LEASE)
-        none.on_end({}, LEASE)
-
-
 class ResolverWithoutSessionTest(base.TestCase):
 
     def test_ids_only(self):

@@ -1,4 +1,5 @@
-"""blazar-ext-sample-enforcement: a small usage enforcement service.
+#!/usr/bin/env python3
+"""A small usage enforcement service, as an example to start from.
 
 It implements the HTTP interface ExternalServiceFilter calls (POST
 /v1/check-create, /v1/check-update, /v1/on-end) with per-project limits read
@@ -15,8 +16,8 @@ from a YAML file::
         max_hosts: 1
         max_hours: 24
 
-Run it with ``blazar-ext-sample-enforcement --config limits.yaml --port
-8090`` and set ``[enforcement_external] endpoint_url =
+Run it with ``python tools/sample_enforcement.py --config limits.yaml
+--port 8090`` and set ``[enforcement_external] endpoint_url =
 http://127.0.0.1:8090``. It is an example to start from, not a production
 service: it keeps no state and checks each lease on its own.
 """
