@@ -87,12 +87,6 @@ def leases_get(context, lease_ids) -> list:
             .order_by(models.Lease.id))))
 
 
-def degraded_lease_ids(context) -> list:
-    with db_session.reader.using(context) as session:
-        return list(session.scalars(sa.select(models.Lease.id).where(
-            models.Lease.degraded == sa.true())))
-
-
 @oslo_db_api.wrap_db_retry(
     max_retries=10, retry_on_deadlock=True, retry_interval=0.05,
     max_retry_interval=0.5, inc_retry_interval=True,
