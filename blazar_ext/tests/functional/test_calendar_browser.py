@@ -230,7 +230,8 @@ class TestCalendarBars(CalendarBrowserTestCase):
         self.assertEqual([('fip-lease', fip_lease['id'])],
                          [(b['name'], b['lease']) for b in self.bars()])
         labels = self.driver.execute_script(
-            'return Array.from(document.querySelectorAll("#labels text"))'
+            'return Array.from(document.querySelectorAll('
+            '"#labels text[data-resource]"))'
             '.map(e => e.textContent);')
         self.assertEqual(['172.24.4.10', '172.24.4.11'], labels)
 

@@ -281,6 +281,12 @@
       }
       drawBars(row, y, v, x, barsSvg);
     }
+    // The corner last, over the labels of a row scrolled half under it.
+    labelsSvg.push('<rect class="axis-bg" x="0" y="0" width="' + LABEL_W +
+                   '" height="' + AXIS_H + '"/><text x="8" y="' +
+                   (AXIS_H - 4) + '">' + (state.tab === 'hosts' ? 'Host' :
+                                          'Floating IP') + ' (' +
+                   state.rowCount + ')</text>');
     $('rows').innerHTML = rowsSvg.join('');
     $('bars').innerHTML = barsSvg.join('');
     $('labels').innerHTML = labelsSvg.join('');
@@ -444,11 +450,6 @@
         lastX = lx;
       }
     }
-    parts.push('<rect class="axis-bg" x="0" y="0" width="' + LABEL_W +
-               '" height="' + AXIS_H + '"/>');
-    parts.push('<text x="8" y="' + (AXIS_H - 4) + '">' +
-               (state.tab === 'hosts' ? 'Host' : 'Floating IP') + ' (' +
-               state.rowCount + ')</text>');
     return parts.join('');
   }
 
@@ -491,16 +492,20 @@
                                                  end: fmtUtc(end)});
     let data;
     try {
-      if (state.rowsTab !== tab) {
-        // A first screenful of rows first: thousands of resources and
-        // tens of thousands of leases need not wait for one another.
-        const first = Math.ceil(view().height / ROW_H) + 20;
-        const page = await api('GET', path + '&limit=' + first);
-        if (seq !== state.seq) {
-          return;
-        }
-        ingest(page.calendar, tab, start, end, true);
+      // The rows in view first: thousands of resources and tens of
+      // thousands of leases need not wait for one another.
+      const v = view();
+      const top = state.rowsTab === tab ?
+        Math.min(Math.floor(v.top / ROW_H), state.rows.length) : 0;
+      const page = {limit: Math.ceil(v.height / ROW_H) + 20};
+      if (top > 0) {
+        page.marker = state.rows[top - 1].res.name;
       }
+      const first = await api('GET', path + '&' + query(page));
+      if (seq !== state.seq) {
+        return;
+      }
+      ingest(first.calendar, tab, start, end, true);
       data = await api('GET', path);
     } catch (err) {
       if (seq === state.seq) {
@@ -533,9 +538,14 @@
     return at;
   }
 
+  // A page of rows (``partial``) joins the rows held (for rows out of
+  // view until the whole arrives); the whole replaces them.
   function ingest(calendar, tab, start, end, partial) {
     const lf = rowReader(calendar.lease_fields);
-    const leases = state.leases = new Map();
+    const merge = partial && state.rowsTab === tab &&
+      state.rowCount === calendar.resource_count;
+    const leases = merge ? state.leases : new Map();
+    state.leases = leases;
     for (const l of calendar.leases) {
       leases.set(l[lf.id], {id: l[lf.id], name: l[lf.name],
                             status: l[lf.status], degraded: l[lf.degraded],
@@ -563,7 +573,16 @@
       row.allocs.sort((p, q) => p.s - q.s);
     }
     const grew = calendar.resource_count !== state.rowCount;
-    state.rows = rows;
+    if (merge) {
+      const at = new Map(state.rows.map((row, i) => [row.res.id, i]));
+      for (const row of rows) {
+        if (at.has(row.res.id)) {
+          state.rows[at.get(row.res.id)] = row;
+        }
+      }
+    } else {
+      state.rows = rows;
+    }
     state.rowsTab = tab;
     state.rowCount = calendar.resource_count;
     if (grew) {
