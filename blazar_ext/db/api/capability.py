@@ -100,18 +100,26 @@ def property_list(context, resource_type: str, include_private: bool,
                 .order_by(names.capability_name))
             return [{'property': name, 'private': private}
                     for name, private in rows]
-        # One small query per name: measured faster than one join over
-        # every value row on SQLite, and each is an index range scan.
-        items = []
-        for capability_id, name, private in session.execute(
-                sa.select(names.id, names.capability_name, names.private)
-                .where(*where)
-                .order_by(names.capability_name)).all():
-            values = _distinct_values(session, value_model, capability_id)
-            if values:
-                items.append({'property': name, 'private': private,
-                              'values': values})
-        return items
+        known = {capability_id: (name, private)
+                 for capability_id, name, private in session.execute(
+                     sa.select(names.id, names.capability_name,
+                               names.private).where(*where))}
+        # One scan of the (capability_id, capability_value) index, grouped
+        # in index order: one query, where one per name cost more in
+        # round trips than the scan itself.
+        values: dict = {}
+        for capability_id, value in session.execute(
+                sa.select(value_model.capability_id,
+                          value_model.capability_value)
+                .where(value_model.capability_id.in_(list(known)))
+                .group_by(value_model.capability_id,
+                          value_model.capability_value)):
+            values.setdefault(capability_id, []).append(value)
+        items = [{'property': known[capability_id][0],
+                  'private': known[capability_id][1],
+                  'values': _sorted_values(found)}
+                 for capability_id, found in values.items()]
+        return sorted(items, key=lambda item: item['property'])
 
 
 def _get_name_row(session, resource_type: str, name: str):

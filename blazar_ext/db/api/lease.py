@@ -31,68 +31,81 @@ def _retry(func):
 
 # Reading
 
+def _rows(session, query) -> list:
+    """Column dicts of a Core query: no ORM object per row, which cost
+    most of a list of a thousand leases."""
+    result = session.execute(query)
+    keys = list(result.keys())
+    return [dict(zip(keys, row)) for row in result.all()]
+
+
 def _reservation_details(session, reservation_ids) -> dict:
     """{reservation_id: detail dict} for hosts and floating IPs."""
     details: dict = {}
     if not reservation_ids:
         return details
-    host = models.ComputeHostReservation
-    for row in session.scalars(sa.select(host).where(
-            host.reservation_id.in_(reservation_ids))):
-        low, _sep, high = (row.count_range or '').partition('-')
-        details[row.reservation_id] = {
+    host = models.ComputeHostReservation.__table__
+    for row in session.execute(
+            sa.select(host.c.reservation_id, host.c.count_range,
+                      host.c.hypervisor_properties,
+                      host.c.resource_properties, host.c.before_end,
+                      host.c.traits)
+            .where(host.c.reservation_id.in_(reservation_ids))):
+        (reservation_id, count_range, hypervisor, resource, before_end,
+         traits) = row
+        low, _sep, high = (count_range or '').partition('-')
+        details[reservation_id] = {
             'min': int(low) if low.isdigit() else None,
             'max': int(high) if high.isdigit() else None,
-            'hypervisor_properties': row.hypervisor_properties or '',
-            'resource_properties': row.resource_properties or '',
-            'before_end': row.before_end or 'default',
-            'traits': row.traits or '',
+            'hypervisor_properties': hypervisor or '',
+            'resource_properties': resource or '',
+            'before_end': before_end or 'default',
+            'traits': traits or '',
         }
-    fip = fip_models.FloatingIPReservation
-    rows = list(session.scalars(sa.select(fip).where(
-        fip.reservation_id.in_(reservation_ids))))
+    fip = fip_models.FloatingIPReservation.__table__
+    rows = _rows(session, sa.select(fip).where(
+        fip.c.reservation_id.in_(reservation_ids)))
     required: dict = {}
     if rows:
         req = fip_models.RequiredFloatingIP
         for fip_res_id, address in session.execute(
                 sa.select(req.floatingip_reservation_id, req.address)
                 .where(req.floatingip_reservation_id.in_(
-                    [r.id for r in rows])).order_by(req.address)):
+                    [r['id'] for r in rows])).order_by(req.address)):
             required.setdefault(fip_res_id, []).append(address)
     for row in rows:
-        details[row.reservation_id] = {
-            'network_id': row.network_id, 'amount': row.amount,
-            'required_floatingips': required.get(row.id, [])}
+        details[row['reservation_id']] = {
+            'network_id': row['network_id'], 'amount': row['amount'],
+            'required_floatingips': required.get(row['id'], [])}
     return details
 
 
 def _to_dicts(session, leases) -> list:
-    lease_ids = [lease.id for lease in leases]
+    """Lease dicts with reservations and events; ``leases`` are column
+    dicts (see _rows) or models."""
+    leases = [lease if isinstance(lease, dict) else lease.to_dict()
+              for lease in leases]
+    lease_ids = [lease['id'] for lease in leases]
     reservations: dict = {lid: [] for lid in lease_ids}
     events: dict = {lid: [] for lid in lease_ids}
     if lease_ids:
-        res_rows = list(session.scalars(
-            sa.select(models.Reservation)
-            .where(models.Reservation.lease_id.in_(lease_ids))
-            .order_by(models.Reservation.created_at,
-                      models.Reservation.id)))
-        details = _reservation_details(session, [r.id for r in res_rows])
-        for row in res_rows:
-            values = row.to_dict()
-            values.update(details.get(row.id, {}))
-            reservations[row.lease_id].append(values)
-        for row in session.scalars(
-                sa.select(models.Event)
-                .where(models.Event.lease_id.in_(lease_ids))
-                .order_by(models.Event.time, models.Event.event_type)):
-            events[row.lease_id].append(row.to_dict())
-    out = []
-    for lease in leases:
-        values = lease.to_dict()
-        values['reservations'] = reservations[lease.id]
-        values['events'] = events[lease.id]
-        out.append(values)
-    return out
+        table = models.Reservation.__table__
+        res_rows = _rows(session, sa.select(table)
+                         .where(table.c.lease_id.in_(lease_ids))
+                         .order_by(table.c.created_at, table.c.id))
+        details = _reservation_details(session, [r['id'] for r in res_rows])
+        for values in res_rows:
+            values.update(details.get(values['id'], {}))
+            reservations[values['lease_id']].append(values)
+        table = models.Event.__table__
+        for values in _rows(session, sa.select(table)
+                            .where(table.c.lease_id.in_(lease_ids))
+                            .order_by(table.c.time, table.c.event_type)):
+            events[values['lease_id']].append(values)
+    for values in leases:
+        values['reservations'] = reservations[values['id']]
+        values['events'] = events[values['id']]
+    return leases
 
 
 def _get_model(session, lease_id: str, lock: bool = False):
@@ -130,15 +143,15 @@ def lease_list(context, project_id: str | None = None,
                degraded: bool | None = None) -> list:
     """Leases (of one project, if given; degraded or not, if given),
     oldest first, in four queries."""
-    query = sa.select(models.Lease).order_by(models.Lease.created_at,
-                                             models.Lease.id)
+    table = models.Lease.__table__
+    query = sa.select(table).order_by(table.c.created_at, table.c.id)
     if project_id is not None:
-        query = query.where(models.Lease.project_id == project_id)
+        query = query.where(table.c.project_id == project_id)
     if degraded is not None:
-        query = query.where(models.Lease.degraded == degraded)
+        query = query.where(table.c.degraded == degraded)
     with db_session.reader.using(context) as session:
         _one_snapshot(session)
-        return _to_dicts(session, list(session.scalars(query)))
+        return _to_dicts(session, _rows(session, query))
 
 
 # Writing

@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""Upstream Blazar 18.0.0's side of the side-by-side bench.
+
+Runs in upstream's own venv (tools/blazar/setup-venv.sh), started by
+tools/bench/side_by_side.py; it never edits upstream's files. Upstream
+runs in process: its v1 Flask app, its manager called directly where the
+API would call it over RPC (the result goes through JSON as over the
+wire), and small stand-ins for what needs Keystone and Nova (trusts, the
+reservation aggregates, the placement client, auth_token).
+
+    python upstream.py seed --database URL --hosts N --per-host R --listed L
+    python upstream.py measure --database URL --reps K [--list-reps M]
+    python upstream.py serve --database URL --port P
+
+seed and measure print one JSON object on their last line.
+"""
+
+import argparse
+import contextlib
+import datetime
+import json
+import os
+import socketserver
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from wsgiref import simple_server
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import seed  # noqa: E402
+
+FMT = '%Y-%m-%d %H:%M'
+# Upstream's manager looks up Keystone's URL in the caller's catalog.
+CATALOG = json.dumps([{'type': 'identity', 'name': 'keystone', 'endpoints': [
+    {'interface': interface, 'region': 'RegionOne',
+     'url': 'http://127.0.0.1:5000/v3'}
+    for interface in ('public', 'internal', 'admin')]}])
+ADMIN = {'X-User-Id': 'bench-admin', 'X-Project-Id': 'bench',
+         'X-Roles': 'admin', 'X-Auth-Token': 'bench',
+         'X-Service-Catalog': CATALOG}
+LISTER = {'X-User-Id': 'lister', 'X-Project-Id': 'lister',
+          'X-Roles': 'member,reader', 'X-Auth-Token': 'bench',
+          'X-Service-Catalog': CATALOG}
+
+
+def configure(database: str) -> str:
+    """Upstream's configuration for ``database``; the config file's path."""
+    from oslo_config import cfg
+    path = os.path.join(tempfile.mkdtemp(prefix='blazar-up-'), 'blazar.conf')
+    with open(path, 'w') as f:
+        f.write('[DEFAULT]\ntransport_url = fake:/\n'
+                '[database]\nconnection = %s\n'
+                '[manager]\nplugins = physical.host.plugin\n'
+                '[oslo_messaging_notifications]\ndriver = noop\n' % database)
+    # Every module that registers options, before they are parsed.
+    from blazar.api.v1 import app  # noqa: F401
+    from blazar import config  # noqa: F401
+    from blazar.manager import service  # noqa: F401
+    from blazar.plugins.oshosts import host_plugin  # noqa: F401
+    from blazar.utils.openstack import keystone  # noqa: F401
+    from oslo_log import log
+    log.register_options(cfg.CONF)
+    cfg.CONF([], project='blazar', default_config_files=[path])
+    # INFO, as a deployed blazar-api logs (its request log answers only
+    # then), to a file beside the configuration.
+    cfg.CONF.set_override('log_file', os.path.join(os.path.dirname(path),
+                                                   'blazar.log'))
+    log.setup(cfg.CONF, 'blazar')
+    return path
+
+
+def migrate(config_file: str, database: str) -> None:
+    """Upstream's schema: its own migrations, by its own command; on
+    SQLite (where they stop at an ALTER COLUMN) its models' tables, as its
+    own unit tests make them."""
+    if database.startswith('sqlite'):
+        from blazar.db.sqlalchemy import models
+        import sqlalchemy as sa
+        engine = sa.create_engine(database)
+        models.Lease.metadata.create_all(engine)
+        engine.dispose()
+        return
+    subprocess.run([os.path.join(os.path.dirname(sys.executable),
+                                 'blazar-db-manage'),
+                    '--config-file', config_file, 'upgrade', 'head'],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+# --- Stand-ins for Keystone and Nova ----------------------------------------
+
+class _Trust:
+    def __init__(self):
+        self.id = str(uuid.uuid4())
+
+
+class _Aggregate:
+    def __init__(self):
+        self.id = 1
+        self.name = 'bench'
+
+
+class _ReservationPool:
+    """Nova host aggregates: accepted and forgotten."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def create(self, name=None, az=None, metadata=None):
+        return _Aggregate()
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+class _PlacementClient:
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def install_stand_ins():
+    """Replace upstream's Keystone and Nova calls; returns the manager."""
+    from blazar import context
+    from blazar.manager import service as manager_service
+    from blazar.notification import notifier
+    from blazar.utils.openstack import nova
+    from blazar.utils.openstack import placement
+    from blazar.utils import service as service_utils
+    from blazar.utils import trusts
+    from keystonemiddleware import auth_token
+    from oslo_serialization import jsonutils
+
+    trusts.create_trust = _Trust
+    trusts.create_ctx_from_trust = lambda trust_id: context.current()
+    nova.ReservationPool = _ReservationPool
+    placement.BlazarPlacementClient = _PlacementClient
+    auth_token.filter_factory = lambda conf, **kw: (lambda app: app)
+    notifier.init()  # the noop driver: notifications go nowhere
+    manager = manager_service.ManagerService()
+
+    def call(self, name, **kwargs):
+        # As over RPC: the result crosses as JSON.
+        return jsonutils.loads(jsonutils.dumps(
+            getattr(manager, name)(**kwargs)))
+
+    def cast(self, name, **kwargs):
+        getattr(manager, name)(**kwargs)
+
+    service_utils.RPCClient.call = call
+    service_utils.RPCClient.cast = cast
+    service_utils.RPCClient.__init__ = lambda self, target: None
+    return manager
+
+
+def make_app():
+    from blazar.api.v1 import app as v1_app
+    return v1_app.make_app()
+
+
+# --- Seeding ----------------------------------------------------------------
+
+def seed_database(database: str, hosts: int, per_host: int, listed: int,
+                  base: datetime.datetime) -> dict:
+    """The hosts, capabilities and reservations of seed.py in upstream's
+    tables, in bulk; ``listed`` of the leases belong to project 'lister'."""
+    import sqlalchemy as sa
+    engine = sa.create_engine(database)
+    meta = sa.MetaData()
+    meta.reflect(engine)
+    t = meta.tables
+    now = datetime.datetime.utcnow()
+    prop_ids = {name: str(uuid.uuid4()) for name in seed.CAPABILITY_NAMES}
+    host_ids = {}
+    counts = {'hosts': hosts, 'leases': 0}
+    with engine.begin() as conn:
+        conn.execute(t['resource_properties'].insert(), [
+            {'id': pid, 'resource_type': 'physical:host',
+             'property_name': name, 'private': False, 'created_at': now}
+            for name, pid in prop_ids.items()])
+        for start in range(1, hosts + 1, 2000):
+            rows, values = [], []
+            for i in range(start, min(hosts, start + 1999) + 1):
+                host_ids[i] = str(uuid.uuid4())
+                rows.append(dict(seed.host_columns(i), id=host_ids[i],
+                                 availability_zone='nova',
+                                 trust_id=str(uuid.uuid4()),
+                                 reservable=True, created_at=now))
+                for name, value in seed.capabilities(i).items():
+                    values.append({'id': str(uuid.uuid4()),
+                                   'computehost_id': host_ids[i],
+                                   'property_id': prop_ids[name],
+                                   'capability_value': value,
+                                   'created_at': now})
+            conn.execute(t['computehosts'].insert(), rows)
+            conn.execute(t['computehost_extra_capabilities'].insert(), values)
+        batch = {name: [] for name in ('leases', 'reservations',
+                                       'computehost_reservations',
+                                       'computehost_allocations', 'events')}
+
+        def flush():
+            for name, items in batch.items():
+                if items:
+                    conn.execute(t[name].insert(), items)
+                    items.clear()
+
+        n = 0
+        for i in range(1, hosts + 1):
+            for start, end in seed.reservation_windows(i, per_host, base):
+                lease_id, res_id = str(uuid.uuid4()), str(uuid.uuid4())
+                project = 'lister' if n < listed else 'bench'
+                batch['leases'].append({
+                    'id': lease_id, 'name': 'existing-%d' % n,
+                    'user_id': project, 'project_id': project,
+                    'start_date': start, 'end_date': end,
+                    'trust_id': str(uuid.uuid4()), 'status': 'PENDING',
+                    'degraded': False, 'created_at': now})
+                batch['reservations'].append({
+                    'id': res_id, 'lease_id': lease_id,
+                    'resource_id': str(uuid.uuid4()),
+                    'resource_type': 'physical:host', 'status': 'pending',
+                    'missing_resources': False, 'resources_changed': False,
+                    'created_at': now})
+                batch['computehost_reservations'].append({
+                    'id': res_id, 'reservation_id': res_id,
+                    'aggregate_id': 1, 'count_range': '1-1',
+                    'resource_properties': '', 'hypervisor_properties': '',
+                    'before_end': 'default', 'created_at': now})
+                batch['computehost_allocations'].append({
+                    'id': str(uuid.uuid4()), 'compute_host_id': host_ids[i],
+                    'reservation_id': res_id, 'created_at': now})
+                for event, when in (('start_lease', start),
+                                    ('end_lease', end)):
+                    batch['events'].append({
+                        'id': str(uuid.uuid4()), 'lease_id': lease_id,
+                        'event_type': event, 'time': when,
+                        'status': 'UNDONE', 'created_at': now})
+                n += 1
+            if len(batch['leases']) >= 5000:
+                flush()
+        flush()
+        counts['leases'] = n
+    engine.dispose()
+    return counts
+
+
+# --- Measuring --------------------------------------------------------------
+
+def call(app, method: str, path: str, headers: dict, body=None):
+    from werkzeug.test import Client
+    client = Client(app)
+    # Upstream refuses any request without JSON content and accept types.
+    kwargs = {'headers': dict(headers, Accept='application/json'),
+              'content_type': 'application/json'}
+    if body is not None:
+        kwargs['data'] = json.dumps(body)
+    resp = client.open(path, method=method,
+                       environ_base={'REMOTE_ADDR': '127.0.0.1'}, **kwargs)
+    data = resp.get_data()
+    return resp.status_code, data
+
+
+def timed(fn, reps: int) -> list:
+    times = []
+    for n in range(reps):
+        t = time.perf_counter()
+        status, data = fn(n)
+        times.append(time.perf_counter() - t)
+        if status >= 400:
+            raise RuntimeError('upstream answered %s: %s' % (status,
+                                                             data[:500]))
+    return times
+
+
+def measure(args) -> dict:
+    configure(args.database)
+    install_stand_ins()
+    app = make_app()
+    base = datetime.datetime.strptime(args.base, FMT)
+    results = {}
+    for kind, expression in (('create_eq', seed.EQUALITY),
+                             ('create_num', seed.NUMERIC)):
+        offset = 0 if kind == 'create_eq' else 1000
+
+        def create(n, expression=expression, offset=offset):
+            start, end = seed.lease_window(offset + n, base)
+            return call(app, 'POST', '/v1/leases', ADMIN, {
+                'name': 'bench-%s-%d' % (kind, n),
+                'start_date': start.strftime(FMT),
+                'end_date': end.strftime(FMT),
+                'reservations': [{
+                    'resource_type': 'physical:host', 'min': 1, 'max': 1,
+                    'hypervisor_properties': '',
+                    'resource_properties': expression}],
+                'events': []})
+        results[kind] = timed(create, args.reps)
+    list_reps = args.list_reps or args.reps
+    results['hosts'] = timed(
+        lambda n: call(app, 'GET', '/v1/os-hosts', ADMIN), list_reps)
+    results['properties'] = timed(
+        lambda n: call(app, 'GET', '/v1/os-hosts/properties?detail=true',
+                       ADMIN), args.read_reps)
+    results['leases'] = timed(
+        lambda n: call(app, 'GET', '/v1/leases', LISTER), args.read_reps)
+    return {name: statistics.median(times) for name, times in
+            results.items()}
+
+
+class _ThreadingServer(socketserver.ThreadingMixIn,
+                       simple_server.WSGIServer):
+    daemon_threads = True
+    request_queue_size = 128
+
+
+class _QuietHandler(simple_server.WSGIRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(args) -> None:
+    """Upstream's v1 app in one threaded process, as its blazar-api runs
+    one process by default."""
+    configure(args.database)
+    install_stand_ins()
+    server = simple_server.make_server(
+        '127.0.0.1', args.port, make_app(), server_class=_ThreadingServer,
+        handler_class=_QuietHandler)
+    print('serving', flush=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve_forever()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('action', choices=('seed', 'measure', 'serve'))
+    parser.add_argument('--database', required=True)
+    parser.add_argument('--hosts', type=int, default=1000)
+    parser.add_argument('--per-host', type=int, default=10)
+    parser.add_argument('--listed', type=int, default=1000)
+    parser.add_argument('--base', default='2031-01-01 00:00')
+    parser.add_argument('--reps', type=int, default=3)
+    parser.add_argument('--list-reps', type=int, default=0)
+    parser.add_argument('--read-reps', type=int, default=5)
+    parser.add_argument('--port', type=int, default=0)
+    args = parser.parse_args()
+    if args.action == 'seed':
+        migrate(configure(args.database), args.database)
+        t = time.perf_counter()
+        counts = seed_database(args.database, args.hosts, args.per_host,
+                               args.listed,
+                               datetime.datetime.strptime(args.base, FMT))
+        counts['seconds'] = time.perf_counter() - t
+        print(json.dumps(counts))
+    elif args.action == 'measure':
+        # Upstream prints in its query loop; only the figures go out.
+        with open(os.devnull, 'w') as quiet, \
+                contextlib.redirect_stdout(quiet):
+            figures = measure(args)
+        print(json.dumps(figures))
+    else:
+        serve(args)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
