@@ -1,6 +1,9 @@
-"""Base test cases."""
+"""Base test cases, and the helpers of the lease tests."""
+
+import datetime
 
 import fixtures
+from oslo_utils import timeutils
 from oslotest import base
 
 from blazar_ext.tests import fixtures as blazar_fixtures
@@ -37,3 +40,65 @@ class APITestCase(DBTestCase):
 
     def request(self, *args, **kwargs):
         return self.api.request(*args, **kwargs)
+
+
+# The date format of lease bodies.
+FMT = '%Y-%m-%d %H:%M'
+
+
+def lease_date(minutes: int) -> str:
+    """A lease date ``minutes`` from now, as the v1 API takes it."""
+    return (timeutils.utcnow() + datetime.timedelta(minutes=minutes)
+            ).strftime(FMT)
+
+
+def host_reservation(**values) -> dict:
+    """A physical:host reservation for a lease body; ``values`` override."""
+    spec = {'resource_type': 'physical:host', 'min': 1, 'max': 1,
+            'hypervisor_properties': '', 'resource_properties': ''}
+    spec.update(values)
+    return spec
+
+
+class LeaseTestCase(APITestCase):
+    """With helpers to register hosts, create leases and run events."""
+
+    def setUp(self):
+        super().setUp()
+        # Events run when a test says so (run_events), not by the clock.
+        self.conf.set_override('event_interval', 3600, group='manager')
+
+    def add_host(self, name: str, **values) -> dict:
+        values['name'] = name
+        resp = self.request('POST', '/v1/os-hosts', values)
+        self.assertEqual(201, resp.status, resp.text)
+        return resp.json()['host']
+
+    def create(self, name='lease-1', start=60, end=120, reservations=None,
+               expect=201, headers=None, **extra):
+        body = {'name': name,
+                'start_date': start if isinstance(start, str)
+                else lease_date(start),
+                'end_date': end if isinstance(end, str) else lease_date(end),
+                'reservations': reservations or [host_reservation()],
+                'events': []}
+        body.update(extra)
+        resp = self.request('POST', '/v1/leases', body, headers=headers)
+        self.assertEqual(expect, resp.status, resp.text)
+        return resp.json().get('lease', resp.json())
+
+    def show(self, lease_id: str) -> dict:
+        resp = self.request('GET', '/v1/leases/%s' % lease_id)
+        self.assertEqual(200, resp.status, resp.text)
+        return resp.json()['lease']
+
+    def allocated_hosts(self, lease_id: str) -> list:
+        resp = self.request('GET',
+                            '/v1/os-hosts/allocations?lease_id=%s' % lease_id)
+        self.assertEqual(200, resp.status, resp.text)
+        return sorted(a['resource_id'] for a in resp.json()['allocations']
+                      if a['reservations'])
+
+    def run_events(self, minutes: float = 0) -> list:
+        now = timeutils.utcnow() + datetime.timedelta(minutes=minutes)
+        return self.manager.service.event_loop.run_once(now)

@@ -31,7 +31,6 @@ from blazar_ext import exceptions
 from blazar_ext import rpc
 from blazar_ext.rpc import manager_client
 from blazar_ext.tests import base as blazar_base
-from blazar_ext.tests.functional.api import test_leases
 from blazar_ext.tests.functional.enforcement import fixtures as efixtures
 from blazar_ext.tests.functional.enforcement import test_external_service
 from blazar_ext.tests.functional import services
@@ -489,7 +488,7 @@ class TestManagerCrashMidStart(_ChaosDeploymentTest, base.BaseTestCase):
             'oslo.messaging.notification.lease.event.start_lease'))
 
 
-class TestUpdateRacingAnEvent(test_leases.LeaseTestCase):
+class TestUpdateRacingAnEvent(blazar_base.LeaseTestCase):
     """A lease extended while its end event is due (found by
     tools/chaos/ha_leases.py --live): the update answered 200, then the
     event, claimed at the old end, ended the lease and freed its hosts."""
@@ -503,11 +502,11 @@ class TestUpdateRacingAnEvent(test_leases.LeaseTestCase):
 
     def _extend(self, lease_id: str):
         return self.request('PUT', '/v1/leases/%s' % lease_id,
-                            {'end_date': test_leases._date(600)})
+                            {'end_date': blazar_base.lease_date(600)})
 
     def test_claimed_end_event_cannot_move(self):
         self.add_host('h1')
-        lease = self.create(start='now', end=test_leases._date(2))
+        lease = self.create(start='now', end=blazar_base.lease_date(2))
         self.run_events()
         context = blazar_context.get_admin_context()
         later = datetime.datetime.utcnow() + datetime.timedelta(minutes=3)
@@ -520,12 +519,12 @@ class TestUpdateRacingAnEvent(test_leases.LeaseTestCase):
         shown = self.show(lease['id'])
         # It ended at the end it had, which the update did not change.
         self.assertEqual('TERMINATED', shown['status'])
-        self.assertLess(shown['end_date'], test_leases._date(60)
+        self.assertLess(shown['end_date'], blazar_base.lease_date(60)
                         .replace(' ', 'T'))
 
     def test_moved_end_event_cannot_be_claimed(self):
         self.add_host('h1')
-        lease = self.create(start='now', end=test_leases._date(2))
+        lease = self.create(start='now', end=blazar_base.lease_date(2))
         self.run_events()
         context = blazar_context.get_admin_context()
         later = datetime.datetime.utcnow() + datetime.timedelta(minutes=3)

@@ -23,13 +23,14 @@ from blazar_ext import context as blazar_context
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import host_service
 from blazar_ext.db.models import lease as lease_models
+from blazar_ext.tests import base as blazar_base
 from blazar_ext.tests.functional.api import test_host_service
-from blazar_ext.tests.functional.api import test_leases
 from blazar_ext.tests.functional import backends
 from blazar_ext.tests.functional import health_servers
 from blazar_ext.tests.functional import services
 
-host_reservation = test_leases.host_reservation
+host_reservation = blazar_base.host_reservation
+_date = blazar_base.lease_date
 ADMIN = {'X-Auth-Token': 'admin'}
 
 
@@ -98,8 +99,8 @@ class _RowLocksOnly:
             try:
                 lease_manager.create_lease(
                     blazar_context.get_admin_context(),
-                    {'name': 'c%d' % i, 'start_date': test_leases._date(60),
-                     'end_date': test_leases._date(260),
+                    {'name': 'c%d' % i, 'start_date': _date(60),
+                     'end_date': _date(260),
                      'reservations': [host_reservation()]})
             except Exception as exc:  # noqa: B902 - only conflicts
                 if type(exc).__name__ != 'NotEnoughResources':

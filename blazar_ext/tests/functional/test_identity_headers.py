@@ -1,17 +1,17 @@
 """noauth trusts X-User-Id and X-Project-Id, but not past the length the
 database stores: 400, not a 500 from MariaDB or PostgreSQL."""
 
-from blazar_ext.tests.functional.api import test_leases
+from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
 
 
-class TestLongIdentityHeaders(test_leases.LeaseTestCase):
+class TestLongIdentityHeaders(base.LeaseTestCase):
 
     def _create_lease(self, user_id: str, project_id: str):
         return self.request('POST', '/v1/leases', {
-            'name': 'l1', 'start_date': test_leases._date(60),
-            'end_date': test_leases._date(120),
-            'reservations': [test_leases.host_reservation()],
+            'name': 'l1', 'start_date': base.lease_date(60),
+            'end_date': base.lease_date(120),
+            'reservations': [base.host_reservation()],
             'events': []}, headers={
                 'X-Auth-Token': 'user', 'X-Roles': 'member',
                 'X-User-Id': user_id, 'X-Project-Id': project_id})

@@ -2,10 +2,10 @@
 upgrade: calls the pin allows go through, newer ones are a 503 saying so."""
 
 from blazar_ext.rpc import manager_client
-from blazar_ext.tests.functional.api import test_leases
+from blazar_ext.tests import base
 
 
-class TestRPCVersionPin(test_leases.LeaseTestCase):
+class TestRPCVersionPin(base.LeaseTestCase):
 
     def setUp(self):
         super().setUp()
@@ -19,9 +19,9 @@ class TestRPCVersionPin(test_leases.LeaseTestCase):
     def test_newer_calls_are_503_naming_the_pin(self):
         self.add_host('h1')
         resp = self.request('POST', '/v1/leases', {
-            'name': 'l1', 'start_date': test_leases._date(60),
-            'end_date': test_leases._date(120), 'events': [],
-            'reservations': [test_leases.host_reservation()]})
+            'name': 'l1', 'start_date': base.lease_date(60),
+            'end_date': base.lease_date(120), 'events': [],
+            'reservations': [base.host_reservation()]})
         self.assertEqual(503, resp.status, resp.text)
         self.assertIn('rpc_version', resp.json()['error_message'])
         self.assertEqual([], self.request('GET', '/v1/leases').json()[

@@ -6,10 +6,10 @@ import urllib.parse
 
 import yaml
 
+from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_floatingips
 from blazar_ext.tests.functional.api import test_host_availability
-from blazar_ext.tests.functional.api import test_leases
 
 _at = test_host_availability._at
 ALICE = fixtures.user_headers(project='proj-a', user='alice')
@@ -22,7 +22,7 @@ def rows(body: dict, kind: str) -> list:
     return [dict(zip(fields, row)) for row in body['%ss' % kind]]
 
 
-class CalendarTestCase(test_leases.LeaseTestCase):
+class CalendarTestCase(base.LeaseTestCase):
 
     def calendar(self, resource='os-hosts', expect=200, headers=None,
                  start=None, end=None, **params):

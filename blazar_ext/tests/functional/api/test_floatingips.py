@@ -1,7 +1,7 @@
 """/v1/floatingips and virtual:floatingip reservations."""
 
+from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_leases as base_leases
 
 NET = 'net-1'
 
@@ -13,7 +13,7 @@ def fip_reservation(**values) -> dict:
     return spec
 
 
-class TestFloatingIPs(base_leases.LeaseTestCase):
+class TestFloatingIPs(base.LeaseTestCase):
 
     def add_fip(self, address, network=NET, expect=201):
         resp = self.request('POST', '/v1/floatingips', {
@@ -118,7 +118,7 @@ class TestFloatingIPs(base_leases.LeaseTestCase):
         self.add_fip('172.24.4.10')
         self.add_fip('172.24.4.11')
         lease = self.create(start=10, end=20, reservations=[
-            base_leases.host_reservation(), fip_reservation()])
+            base.host_reservation(), fip_reservation()])
         fip_res = [r for r in lease['reservations']
                    if r['resource_type'] == 'virtual:floatingip'][0]
         resp = self.request('PUT', '/v1/leases/%s' % lease['id'], {
@@ -137,6 +137,6 @@ class TestFloatingIPs(base_leases.LeaseTestCase):
                      fip_reservation(amount=1, required_floatingips=[
                          '1.1.1.1', '1.1.1.2'])):
             resp = self.request('POST', '/v1/leases', {
-                'name': 'x', 'start_date': base_leases._date(60),
-                'end_date': base_leases._date(120), 'reservations': [spec]})
+                'name': 'x', 'start_date': base.lease_date(60),
+                'end_date': base.lease_date(120), 'reservations': [spec]})
             self.assertEqual(400, resp.status, (spec, resp.text))

@@ -5,12 +5,12 @@ import urllib.parse
 
 from oslo_utils import timeutils
 
+from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_host_traits
-from blazar_ext.tests.functional.api import test_leases
 
-host_reservation = test_leases.host_reservation
-FMT = test_leases.FMT
+host_reservation = base.host_reservation
+FMT = base.FMT
 
 
 def _at(minutes: int) -> str:

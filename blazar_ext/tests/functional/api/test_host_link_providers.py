@@ -10,8 +10,8 @@ import sqlalchemy as sa
 
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db import session as db_session
+from blazar_ext.tests import base
 from blazar_ext.tests.functional.api import test_host_traits
-from blazar_ext.tests.functional.api import test_leases
 
 
 class TestLinkProviders(test_host_traits.HostProviderTestCase):
@@ -41,8 +41,8 @@ class TestLinkProviders(test_host_traits.HostProviderTestCase):
         self._forget_provider(old['id'])
         # Unlinked, its provider's traits do not count.
         resp = self.request('POST', '/v1/leases', {
-            'name': 'gpu', 'start_date': test_leases._date(60),
-            'end_date': test_leases._date(120), 'events': [],
+            'name': 'gpu', 'start_date': base.lease_date(60),
+            'end_date': base.lease_date(120), 'events': [],
             'reservations': [test_host_traits.host_reservation(
                 traits='CUSTOM_GPU')]})
         self.assertEqual(409, resp.status, resp.text)

@@ -11,11 +11,11 @@ import sys
 from blazar_ext.cmd import hosts as hosts_cmd
 from blazar_ext import context
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_host_traits
-from blazar_ext.tests.functional.api import test_leases
 
-host_reservation = test_leases.host_reservation
+host_reservation = base.host_reservation
 OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
 PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
 NET = 'public-net'

@@ -2,14 +2,14 @@
 
 import json
 
-from blazar_ext.tests.functional.api import test_leases
+from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
 
-host_reservation = test_leases.host_reservation
+host_reservation = base.host_reservation
 PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
 
 
-class HostProviderTestCase(test_leases.LeaseTestCase):
+class HostProviderTestCase(base.LeaseTestCase):
 
     def provider(self, name: str) -> dict:
         resp = self.request('GET', '/placement/resource_providers?name=%s'
@@ -95,8 +95,8 @@ class TestLeaseTraits(HostProviderTestCase):
         # The plain host is taken: a second such lease finds nothing,
         # though the GPU host is free.
         resp = self.request('POST', '/v1/leases', {
-            'name': 'second', 'start_date': test_leases._date(60),
-            'end_date': test_leases._date(120),
+            'name': 'second', 'start_date': base.lease_date(60),
+            'end_date': base.lease_date(120),
             'reservations': [host_reservation(traits='!CUSTOM_GPU')],
             'events': []})
         self.assertEqual(409, resp.status, resp.text)
@@ -136,8 +136,8 @@ class TestLeaseTraits(HostProviderTestCase):
                               ('lower_case', 'lower_case'),
                               ('CUSTOM_UNKNOWN', 'CUSTOM_UNKNOWN')):
             resp = self.request('POST', '/v1/leases', {
-                'name': 'bad', 'start_date': test_leases._date(60),
-                'end_date': test_leases._date(120),
+                'name': 'bad', 'start_date': base.lease_date(60),
+                'end_date': base.lease_date(120),
                 'reservations': [host_reservation(traits=traits)],
                 'events': []})
             self.assertEqual(400, resp.status, (traits, resp.text))
@@ -190,8 +190,8 @@ class TestTraitsInPropertyLanguage(HostProviderTestCase):
             self.create(name=name, reservations=[host_reservation(
                 resource_properties=expression)])
         resp = self.request('POST', '/v1/leases', {
-            'name': 'third', 'start_date': test_leases._date(60),
-            'end_date': test_leases._date(120), 'events': [],
+            'name': 'third', 'start_date': base.lease_date(60),
+            'end_date': base.lease_date(120), 'events': [],
             'reservations': [host_reservation(
                 resource_properties=expression)]})
         self.assertEqual(409, resp.status, resp.text)
@@ -203,8 +203,8 @@ class TestTraitsInPropertyLanguage(HostProviderTestCase):
                 (['<in>', '$traits', 'GPU'], '"<in>"'),
                 (['s==', '$traits', 'CUSTOM_GPU'], '"s=="')):
             resp = self.request('POST', '/v1/leases', {
-                'name': 'bad', 'start_date': test_leases._date(60),
-                'end_date': test_leases._date(120), 'events': [],
+                'name': 'bad', 'start_date': base.lease_date(60),
+                'end_date': base.lease_date(120), 'events': [],
                 'reservations': [host_reservation(
                     resource_properties=json.dumps(expression))]})
             self.assertEqual(400, resp.status, (expression, resp.text))

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.models import lease as lease_models
+from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_lease_concurrency
 from blazar_ext.tests.functional.api import test_lease_update
@@ -35,8 +36,8 @@ class _RowLocksOnly:
         for i in range(3):
             self.add_host('h%d' % i)
         leases = self.manager.service.endpoint.leases
-        start = test_leases._date(60)
-        end = test_leases._date(120)
+        start = base.lease_date(60)
+        end = base.lease_date(120)
         outcomes = []
         lock = threading.Lock()
 
@@ -48,7 +49,7 @@ class _RowLocksOnly:
                 leases.create_lease(context, {
                     'name': 'c%d' % i, 'start_date': start,
                     'end_date': end,
-                    'reservations': [test_leases.host_reservation()]})
+                    'reservations': [base.host_reservation()]})
                 outcome = 'created'
             except Exception as exc:  # noqa: B902 - recorded, asserted
                 outcome = type(exc).__name__
@@ -71,12 +72,12 @@ class _RowLocksOnly:
 
 
 class TestRowLocksMySQL(_OnBackend, _RowLocksOnly,
-                        test_leases.LeaseTestCase):
+                        base.LeaseTestCase):
     BACKEND = 'mysql'
 
 
 class TestRowLocksPostgreSQL(_OnBackend, _RowLocksOnly,
-                             test_leases.LeaseTestCase):
+                             base.LeaseTestCase):
     BACKEND = 'postgresql'
 
 

@@ -9,22 +9,22 @@ import sqlalchemy as sa
 from blazar_ext import context
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db import session as db_session
-from blazar_ext.tests.functional.api import test_leases as base_leases
+from blazar_ext.tests import base
 
 
-class TestConcurrentCreates(base_leases.LeaseTestCase):
+class TestConcurrentCreates(base.LeaseTestCase):
 
     def test_competing_creates(self):
         for i in range(3):
             self.add_host('h%d' % i)
-        start, end = base_leases._date(60), base_leases._date(120)
+        start, end = base.lease_date(60), base.lease_date(120)
         statuses = []
         lock = threading.Lock()
 
         def create(i):
             resp = self.request('POST', '/v1/leases', {
                 'name': 'c%d' % i, 'start_date': start, 'end_date': end,
-                'reservations': [base_leases.host_reservation()]})
+                'reservations': [base.host_reservation()]})
             with lock:
                 statuses.append(resp.status)
 
@@ -42,7 +42,7 @@ class TestConcurrentCreates(base_leases.LeaseTestCase):
         self.assertEqual(3, len(set(hosts)))
 
 
-class TestOneSelectionQuery(base_leases.LeaseTestCase):
+class TestOneSelectionQuery(base.LeaseTestCase):
 
     def test_one_query_reads_computehosts(self):
         for i in range(5):
@@ -56,7 +56,7 @@ class TestOneSelectionQuery(base_leases.LeaseTestCase):
         sa.event.listen(engine, 'before_cursor_execute', record)
         self.addCleanup(sa.event.remove, engine, 'before_cursor_execute',
                         record)
-        self.create(reservations=[base_leases.host_reservation(
+        self.create(reservations=[base.host_reservation(
             min=1, max=2, resource_properties='["==", "$gpu", "true"]')])
         selecting = [s for s in statements
                      if 'FROM computehosts' in s and 'SELECT' in s]

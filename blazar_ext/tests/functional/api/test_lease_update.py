@@ -7,14 +7,15 @@ from unittest import mock
 from oslo_utils import timeutils
 
 from blazar_ext import exceptions
+from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.api import test_leases as base_leases
 
 _date = base_leases._date
-host_reservation = base_leases.host_reservation
+host_reservation = base.host_reservation
 
 
-class TestLeaseUpdate(base_leases.LeaseTestCase):
+class TestLeaseUpdate(base.LeaseTestCase):
 
     def put(self, lease_id, body, expect=200):
         resp = self.request('PUT', '/v1/leases/%s' % lease_id, body)
@@ -131,7 +132,7 @@ class TestLeaseUpdate(base_leases.LeaseTestCase):
         self.assertIn('TERMINATED', resp.json()['error_message'])
 
 
-class TestLeaseDelete(base_leases.LeaseTestCase):
+class TestLeaseDelete(base.LeaseTestCase):
 
     def test_delete_pending_frees_hosts(self):
         self.add_host('h1')
@@ -158,7 +159,7 @@ class TestLeaseDelete(base_leases.LeaseTestCase):
         self.assertEqual(404, self.request('DELETE', '/v1/leases/x').status)
 
 
-class TestHostAllocations(base_leases.LeaseTestCase):
+class TestHostAllocations(base.LeaseTestCase):
 
     def held(self, lease: dict) -> dict:
         """How a reservation of ``lease`` appears in an allocation."""
@@ -252,7 +253,7 @@ class _Rejecting:
         self.seen.append(('end', lease))
 
 
-class TestEnforcementSeam(base_leases.LeaseTestCase):
+class TestEnforcementSeam(base.LeaseTestCase):
 
     def enforce(self, **kwargs):
         chain = _Rejecting(**kwargs)

@@ -13,65 +13,11 @@ from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 
-FMT = '%Y-%m-%d %H:%M'
+_date = base.lease_date
+host_reservation = base.host_reservation
 
 
-def _date(minutes: int) -> str:
-    return (timeutils.utcnow() + datetime.timedelta(minutes=minutes)
-            ).strftime(FMT)
-
-
-def host_reservation(**values) -> dict:
-    spec = {'resource_type': 'physical:host', 'min': 1, 'max': 1,
-            'hypervisor_properties': '', 'resource_properties': ''}
-    spec.update(values)
-    return spec
-
-
-class LeaseTestCase(base.APITestCase):
-
-    def setUp(self):
-        super().setUp()
-        # Events run when a test says so (run_events), not by the clock.
-        self.conf.set_override('event_interval', 3600, group='manager')
-
-    def add_host(self, name: str, **values) -> dict:
-        values['name'] = name
-        resp = self.request('POST', '/v1/os-hosts', values)
-        self.assertEqual(201, resp.status, resp.text)
-        return resp.json()['host']
-
-    def create(self, name='lease-1', start=60, end=120, reservations=None,
-               expect=201, headers=None, **extra):
-        body = {'name': name,
-                'start_date': start if isinstance(start, str)
-                else _date(start),
-                'end_date': end if isinstance(end, str) else _date(end),
-                'reservations': reservations or [host_reservation()],
-                'events': []}
-        body.update(extra)
-        resp = self.request('POST', '/v1/leases', body, headers=headers)
-        self.assertEqual(expect, resp.status, resp.text)
-        return resp.json().get('lease', resp.json())
-
-    def show(self, lease_id: str) -> dict:
-        resp = self.request('GET', '/v1/leases/%s' % lease_id)
-        self.assertEqual(200, resp.status, resp.text)
-        return resp.json()['lease']
-
-    def allocated_hosts(self, lease_id: str) -> list:
-        resp = self.request('GET',
-                            '/v1/os-hosts/allocations?lease_id=%s' % lease_id)
-        self.assertEqual(200, resp.status, resp.text)
-        return sorted(a['resource_id'] for a in resp.json()['allocations']
-                      if a['reservations'])
-
-    def run_events(self, minutes: float = 0) -> list:
-        now = timeutils.utcnow() + datetime.timedelta(minutes=minutes)
-        return self.manager.service.event_loop.run_once(now)
-
-
-class TestLeaseCreate(LeaseTestCase):
+class TestLeaseCreate(base.LeaseTestCase):
 
     def test_create_show_list(self):
         host = self.add_host('h1')
@@ -228,7 +174,7 @@ class TestLeaseCreate(LeaseTestCase):
         self.assertIn('nope', resp.json()['error_message'])
 
 
-class TestLeaseVisibility(LeaseTestCase):
+class TestLeaseVisibility(base.LeaseTestCase):
 
     def test_non_admin_sees_only_their_project(self):
         self.add_host('h1')
@@ -252,7 +198,7 @@ class TestLeaseVisibility(LeaseTestCase):
         self.assertEqual(2, len(admin))
 
 
-class TestLeaseLifecycle(LeaseTestCase):
+class TestLeaseLifecycle(base.LeaseTestCase):
 
     def test_pending_active_terminated_by_events(self):
         host = self.add_host('h1')

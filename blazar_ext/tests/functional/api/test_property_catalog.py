@@ -7,13 +7,13 @@ import yaml
 
 from blazar_ext.cmd import metadefs
 from blazar_ext import context
+from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_leases
 
 HOST_PROPS = '/v1/physical:host/properties'
 
 
-class TestPropertyCatalog(test_leases.LeaseTestCase):
+class TestPropertyCatalog(base.LeaseTestCase):
 
     def setUp(self):
         super().setUp()
@@ -81,26 +81,26 @@ class TestPropertyCatalog(test_leases.LeaseTestCase):
         self.assertNotIn('operators', self._by_name(resp.json())['label'])
 
     def test_all_in_lease_picks_exactly_the_hosts_holding_all(self):
-        lease = self.create(reservations=[test_leases.host_reservation(
+        lease = self.create(reservations=[base.host_reservation(
             min=1, max=3, resource_properties=(
                 '["<all-in>", "$cpu_features", "avx", "aes"]'))])
         self.assertEqual([self.h1['id']], self.allocated_hosts(lease['id']))
         # h1 is taken; h3 holds aes, h2 does not.
         lease = self.create(name='lease-2', reservations=[
-            test_leases.host_reservation(min=1, max=3, resource_properties=(
+            base.host_reservation(min=1, max=3, resource_properties=(
                 '["<all-in>", "$cpu_features", "aes"]'))])
         self.assertEqual([self.h3['id']], self.allocated_hosts(lease['id']))
 
     def test_all_in_matches_whole_elements_only(self):
         # "avx" is a prefix of h3's "avx512", not an element of it.
         resp = self.request('POST', '/v1/leases', {
-            'name': 'no', 'start_date': test_leases._date(60),
-            'end_date': test_leases._date(120), 'events': [],
-            'reservations': [test_leases.host_reservation(
+            'name': 'no', 'start_date': base.lease_date(60),
+            'end_date': base.lease_date(120), 'events': [],
+            'reservations': [base.host_reservation(
                 resource_properties=(
                     '["<all-in>", "$cpu_features", "avx512", "avx"]'))]})
         self.assertEqual(409, resp.status, resp.text)
-        lease = self.create(reservations=[test_leases.host_reservation(
+        lease = self.create(reservations=[base.host_reservation(
             min=1, max=3, resource_properties=(
                 '["<all-in>", "$cpu_features", "avx512"]'))])
         self.assertEqual([self.h3['id']], self.allocated_hosts(lease['id']))

@@ -2,10 +2,10 @@
 unknown paths, the version document, validation messages."""
 
 from blazar_ext.api.v1 import errors
-from blazar_ext.tests.functional.api import test_leases
+from blazar_ext.tests import base
 
 
-class TestErrorShape(test_leases.LeaseTestCase):
+class TestErrorShape(base.LeaseTestCase):
 
     def test_domain_errors_name_their_status(self):
         resp = self.request('GET', '/v1/leases/nope')
@@ -32,7 +32,7 @@ class TestErrorShape(test_leases.LeaseTestCase):
                                           body['error_name']))
 
 
-class TestVersionDocument(test_leases.LeaseTestCase):
+class TestVersionDocument(base.LeaseTestCase):
 
     def test_min_and_max_version(self):
         resp = self.request('GET', '/', token=None)
@@ -48,13 +48,13 @@ class TestVersionDocument(test_leases.LeaseTestCase):
             self.assertEqual(version, resp.json())
 
 
-class TestLeaseValidation(test_leases.LeaseTestCase):
+class TestLeaseValidation(base.LeaseTestCase):
     """Upstream's wording first (scripts match on it), then ours."""
 
     def body(self, **values) -> dict:
-        body = {'name': 'x', 'start_date': test_leases._date(60),
-                'end_date': test_leases._date(120),
-                'reservations': [test_leases.host_reservation()]}
+        body = {'name': 'x', 'start_date': base.lease_date(60),
+                'end_date': base.lease_date(120),
+                'reservations': [base.host_reservation()]}
         body.update(values)
         return {k: v for k, v in body.items() if v is not None}
 
@@ -88,17 +88,17 @@ class TestLeaseValidation(test_leases.LeaseTestCase):
                                          end_date='2001-01-02 00:00'))
         self.assertIn('Start date must be later than current date', message)
         self.assertIn('start_date 2001-01-01 00:00 is in the past', message)
-        message = self.refused(self.body(end_date=test_leases._date(30)))
+        message = self.refused(self.body(end_date=base.lease_date(30)))
         self.assertIn('End date must be later than start date', message)
         lease = self.create()
-        message = self.refused({'end_date': test_leases._date(30)}, 'PUT',
+        message = self.refused({'end_date': base.lease_date(30)}, 'PUT',
                                '/v1/leases/%s' % lease['id'])
         self.assertIn('End date must be later than current and start date',
                       message)
 
     def test_min_max(self):
         message = self.refused(self.body(reservations=[
-            test_leases.host_reservation(min=3, max=2)]))
+            base.host_reservation(min=3, max=2)]))
         self.assertIn('Invalid values for min/max of hosts. Max must be '
                       'equal to or larger than min', message)
         self.assertIn('min (3) must not exceed max (2)', message)
@@ -112,7 +112,7 @@ class TestLeaseValidation(test_leases.LeaseTestCase):
         self.assertIn("'start_date' is longer than 64 characters", message)
 
 
-class TestHostValidation(test_leases.LeaseTestCase):
+class TestHostValidation(base.LeaseTestCase):
 
     def test_extra_capability_key_too_long(self):
         resp = self.request('POST', '/v1/os-hosts', {
@@ -144,7 +144,7 @@ class TestHostValidation(test_leases.LeaseTestCase):
             'GET', '/v1/os-hosts/%s' % host['id']).json()['host']['vcpus'])
 
 
-class TestNoEchoAnywhere(test_leases.LeaseTestCase):
+class TestNoEchoAnywhere(base.LeaseTestCase):
     """A huge value in a path or a body comes back cut, in every family."""
 
     def test_paths_and_bodies(self):

@@ -10,7 +10,7 @@ from blazar_ext.tests.functional.api import test_leases as base_leases
 from blazar_ext.tests.functional.enforcement import fixtures as efixtures
 
 _date = base_leases._date
-host_reservation = base_leases.host_reservation
+host_reservation = base.host_reservation
 
 LIMITS = {
     'default': {'max_hosts': 2, 'max_hours': 24},
@@ -18,7 +18,7 @@ LIMITS = {
 }
 
 
-class EnforcedLeaseTest(base_leases.LeaseTestCase):
+class EnforcedLeaseTest(base.LeaseTestCase):
     """The manager is started after enforcement is configured, so the chain
     is the one it loads itself."""
 
@@ -207,7 +207,7 @@ class EnforcedLeaseTest(base_leases.LeaseTestCase):
         self.assertEqual(['/v1/check-create'], self.paths())
 
 
-class ServiceDownLeaseTest(base_leases.LeaseTestCase):
+class ServiceDownLeaseTest(base.LeaseTestCase):
     """A service that cannot be reached denies, or allows when told to."""
 
     def setUp(self):
