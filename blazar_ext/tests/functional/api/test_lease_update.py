@@ -9,9 +9,8 @@ from oslo_utils import timeutils
 from blazar_ext import exceptions
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_leases as base_leases
 
-_date = base_leases._date
+_date = base.lease_date
 host_reservation = base.host_reservation
 
 

@@ -6,10 +6,9 @@ from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_leases as base_leases
 from blazar_ext.tests.functional.enforcement import fixtures as efixtures
 
-_date = base_leases._date
+_date = base.lease_date
 host_reservation = base.host_reservation
 
 LIMITS = {
