@@ -183,6 +183,35 @@ class TestCalendarBars(CalendarBrowserTestCase):
                          % (_at(2), _at(6)), self.driver.find_element(
                              'id', 'tooltip').get_attribute('textContent'))
 
+    def bar_box(self, lease_id: str) -> dict:
+        return self.driver.execute_script(
+            'const b = document.querySelector('
+            '"rect.bar[data-lease=\'" + arguments[0] + "\']");'
+            'return {x: +b.getAttribute("x"), '
+            'width: +b.getAttribute("width")};', lease_id)
+
+    def test_zoom_and_now_line(self):
+        self.open_page('admin')
+        week = self.bar_box(self.admin_lease['id'])
+        browser.settle(self.driver,
+                       lambda: self.click('.zoom [data-span="1d"]'))
+        # Zooming keeps the middle of the view; Now brings today back.
+        browser.settle(self.driver, lambda: self.click('#go-now'))
+        day = self.bar_box(self.admin_lease['id'])
+        # Four hours: a seventh of the width in a week's view as in a
+        # day's.
+        self.assertAlmostEqual(7.0, day['width'] / week['width'], delta=0.1)
+        now_x = float(self.driver.find_element(
+            'id', 'now-line').get_attribute('x1'))
+        # Right of the now-line by the time until the lease starts, on
+        # the scale of its four hours.
+        until = (datetime.datetime.strptime(_at(2), FMT)
+                 - timeutils.utcnow()).total_seconds()
+        self.assertAlmostEqual(day['width'] * until / (4 * 3600),
+                               day['x'] - now_x, delta=3)
+        self.assertEqual('active', self.driver.find_element(
+            'css selector', '.zoom [data-span="1d"]').get_attribute('class'))
+
     def test_other_projects_leases_are_only_reserved(self):
         self.open_page('alice:proj-a')
         bars = self.bars()
