@@ -78,6 +78,13 @@ class ServiceUnavailable(BlazarExtException):
     code = 'blazar_ext.service_unavailable'
 
 
+class ConfigurationError(BlazarExtException):
+    """A setting names something that cannot be loaded; the service must
+    not start with it."""
+    msg_fmt = 'Configuration error: %(reason)s'
+    code = 'blazar_ext.configuration_error'
+
+
 class HostNotFound(NotFound):
     msg_fmt = 'Host %(host)s could not be found.'
     code = 'blazar_ext.host_not_found'

@@ -21,6 +21,14 @@ ALL_OPTS = [
                help='Name of the host inventory source (entry point in the '
                     'blazar_ext.host_inventory namespace). "static" takes '
                     'the host description from the request.'),
+    cfg.ListOpt('plugins',
+                default=['physical.host.plugin',
+                         'virtual.floatingip.plugin'],
+                help='Resource types that may be reserved: names of entry '
+                     'points in the blazar_ext.resource.plugins namespace '
+                     '(physical.host.plugin, virtual.floatingip.plugin). '
+                     'A type left out has its API routes unmounted and its '
+                     'reservations refused. The API reads it too.'),
     cfg.FloatOpt('event_interval', default=10.0, min=0.01,
                  help='Seconds between two runs of the lease event loop, '
                       'which starts and ends leases when their time comes.'),

@@ -9,15 +9,10 @@ a stored lease's reservations do not already list them.
 from oslo_log import log as logging
 
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import allocation as allocation_api
-from blazar_ext.db.api import floatingip as floatingip_api
-from blazar_ext.db.api import host as host_api
-from blazar_ext import exceptions
+from blazar_ext.db.api import transaction
+from blazar_ext.plugins import loader
 
 LOG = logging.getLogger(__name__)
-
-HOST = 'physical:host'
-FLOATINGIP = 'virtual:floatingip'
 
 
 def _db_context(context):
@@ -28,35 +23,31 @@ def _db_context(context):
     return blazar_context.get_admin_context()
 
 
-def _host_allocations(ctx, lease_id: str) -> dict:
-    """{reservation_id: [host dict]} of the lease's host reservations."""
-    by_reservation: dict = {}
-    hosts: dict = {}
-    listing = allocation_api.host_allocation_list(ctx, lease_id=lease_id)
-    for host_id, reservations in listing.items():
-        for reservation in reservations:
-            if host_id not in hosts:
-                try:
-                    hosts[host_id] = host_api.host_get(ctx, host_id)
-                except exceptions.HostNotFound:
-                    continue
-            by_reservation.setdefault(reservation['id'], []).append(
-                hosts[host_id])
-    return by_reservation
-
-
-def _floatingip_allocations(ctx, reservation_id: str) -> list:
-    found = []
-    for fip_id in allocation_api.floatingip_allocation_list(
-            ctx, reservation_id):
-        try:
-            found.append(floatingip_api.floatingip_get(ctx, fip_id))
-        except exceptions.FloatingIPNotFound:
+def _held(ctx, reservations: list, plugins) -> dict:
+    """{reservation_id: [resource dict]}: one read of the held ids and one
+    of the resources per type."""
+    by_type: dict = {}
+    for reservation in reservations:
+        by_type.setdefault(reservation.get('resource_type'),
+                           []).append(reservation['id'])
+    filled = {}
+    for resource_type, ids in by_type.items():
+        plugin = plugins.by_type.get(resource_type)
+        if plugin is None:
             continue
-    return found
+        with transaction.reading(ctx) as session:
+            held = plugin.held(session, ids)
+        wanted = sorted({i for got in held.values() for i in got})
+        resources = {r['id']: r
+                     for r in plugin.load_resources(ctx, wanted)}
+        for reservation_id in ids:
+            filled[reservation_id] = [resources[i] for i in
+                                      held.get(reservation_id, [])
+                                      if i in resources]
+    return filled
 
 
-def with_allocations(context, lease: dict) -> dict:
+def with_allocations(context, lease: dict, plugins=None) -> dict:
     """A copy of a stored lease whose reservations list their allocations.
 
     Reservations that already have ``allocations``, or have no ``id`` (not
@@ -70,17 +61,7 @@ def with_allocations(context, lease: dict) -> dict:
         return lease
     ctx = _db_context(context)
     try:
-        hosts = None
-        filled = {}
-        for reservation in missing:
-            kind = reservation.get('resource_type')
-            if kind == HOST:
-                if hosts is None:
-                    hosts = _host_allocations(ctx, lease['id'])
-                filled[reservation['id']] = hosts.get(reservation['id'], [])
-            elif kind == FLOATINGIP:
-                filled[reservation['id']] = _floatingip_allocations(
-                    ctx, reservation['id'])
+        filled = _held(ctx, missing, plugins or loader.get())
     except Exception:
         LOG.exception('Cannot read the allocations of lease %s for usage '
                       'enforcement', lease.get('id'))

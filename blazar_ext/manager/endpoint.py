@@ -24,7 +24,6 @@ class ManagerEndpoint:
     def __init__(self):
         self.hosts = physical_host.HostPlugin()
         self.leases = leases.LeaseManager()
-        self.floatingips = self.leases.plugins['virtual:floatingip']
         self.healer = healing.Healer(self.leases)
 
     # Hosts. Domain errors are expected: oslo.messaging sends them back to
@@ -90,9 +89,13 @@ class ManagerEndpoint:
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def create_floatingip(self, context, values: dict) -> dict:
-        return {'id': self.floatingips.create_floatingip(
+        return {'id': self._floatingips().create_floatingip(
             context, values)['id']}
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def delete_floatingip(self, context, floatingip_id: str) -> None:
-        self.floatingips.delete_floatingip(context, floatingip_id)
+        self._floatingips().delete_floatingip(context, floatingip_id)
+
+    def _floatingips(self):
+        # Invalid (400) naming the enabled types if it is disabled.
+        return self.leases.plugins.get('virtual:floatingip')

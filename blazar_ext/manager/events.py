@@ -17,6 +17,7 @@ from oslo_utils import timeutils
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.manager import leases
+from blazar_ext import states
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ class EventLoop:
         timeout = datetime.timedelta(seconds=CONF.manager.event_claim_timeout)
         due = lease_api.events_due(context, now, timeout)
         due.sort(key=lambda e: (e['time'],
-                                leases.EVENT_ORDER.get(e['event_type'], 9)))
+                                states.Event.ORDER.get(e['event_type'], 9)))
         done = []
         for event in due:
             if self._stop.is_set():

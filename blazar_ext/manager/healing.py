@@ -115,21 +115,26 @@ class Healer:
                            items: list) -> list:
         """The resource type's healing for (reservation, lost, start, end)
         items: its ``heal_all`` if it has one, else ``heal`` each."""
-        plugin = self.leases.plugins.get(resource_type)
+        plugin = self.leases.plugins.by_type.get(resource_type)
+        if plugin is None:  # a type since disabled: flag it
+            return [{old: None for old in item[1]} for item in items]
+        # The reservations with their type's detail (the request to match).
+        details = plugin.details(session, [item[0]['id'] for item in items])
+        items = [(dict(item[0], **details.get(item[0]['id'], {})),)
+                 + tuple(item[1:]) for item in items]
         heal_all = getattr(plugin, 'heal_all', None)
         if heal_all is not None:
             return heal_all(session, items)
-        heal = getattr(plugin, 'heal', None)
-        if heal is None:
-            return [{old: None for old in item[1]} for item in items]
-        return [heal(session, *item) for item in items]
+        return [plugin.heal(session, *item) for item in items]
 
     def _notify(self, context, outcomes: list) -> None:
         worth = [o for o in outcomes if o['replaced'] or o['newly_missing']]
         if not worth:
             return
-        leases = {lease['id']: lease for lease in healing_api.leases_get(
-            context, [o['lease_id'] for o in worth])}
+        leases = {lease['id']: lease
+                  for lease in self.leases.plugins.with_details(
+                      context, healing_api.leases_get(
+                          context, [o['lease_id'] for o in worth]))}
         for outcome in worth:
             lease = leases.get(outcome['lease_id'])
             if lease is None:

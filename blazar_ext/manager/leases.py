@@ -41,42 +41,23 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from blazar_ext.db.api import allocation as allocation_api
-from blazar_ext.db.api import floatingip as floatingip_api
-from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import lease as lease_api
+from blazar_ext.db.api import transaction
 from blazar_ext.enforcement import allocations as enforcement_allocations
 from blazar_ext import exceptions
-from blazar_ext.plugins import host_reservation
-from blazar_ext.plugins import virtual_floatingip
+from blazar_ext.plugins import base as plugin_base
+from blazar_ext.plugins import loader
 from blazar_ext import rpc
+from blazar_ext import states
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 
-# Lease statuses, as Blazar's.
-CREATING = 'CREATING'
-PENDING = 'PENDING'
-STARTING = 'STARTING'
-ACTIVE = 'ACTIVE'
-UPDATING = 'UPDATING'
-TERMINATING = 'TERMINATING'
-TERMINATED = 'TERMINATED'
-DELETING = 'DELETING'
-ERROR = 'ERROR'
-
-START_LEASE = 'start_lease'
-BEFORE_END_LEASE = 'before_end_lease'
-END_LEASE = 'end_lease'
-EVENT_ORDER = {START_LEASE: 0, BEFORE_END_LEASE: 1, END_LEASE: 2}
+LEASE = states.Lease
+RESERVATION = states.Reservation
+EVENT = states.Event
 
 DATE_FORMATS = ('%Y-%m-%d %H:%M', '%Y-%m-%d %H:%M:%S')
-
-# How the resources a reservation would hold are read, by resource type,
-# for the enforcement payloads: load(context, ids) -> [resource dict].
-_RESOURCE_LOADERS = {
-    host_reservation.RESOURCE_TYPE: host_api.hosts_get,
-    virtual_floatingip.RESOURCE_TYPE: floatingip_api.floatingips_get,
-}
 
 
 def _known(resources: dict, ids: list) -> list:
@@ -142,17 +123,22 @@ def _as_datetime(value) -> datetime.datetime:
 
 
 class LeaseManager:
-    """The lease lifecycle; one instance per manager process."""
+    """The lease lifecycle; one instance per manager process.
 
-    def __init__(self, enforcement=None):
-        self.plugins = {
-            host_reservation.RESOURCE_TYPE:
-                host_reservation.HostReservationPlugin(),
-            virtual_floatingip.RESOURCE_TYPE:
-                virtual_floatingip.FloatingIPPlugin(),
-        }
+    It owns the transactions: every change opens one writer transaction
+    and calls the db API (lease rows) and the resource plugins (details,
+    allocations) inside it, so a refusal anywhere leaves nothing behind.
+    """
+
+    def __init__(self, enforcement=None, plugins=None):
+        self._plugins = plugins
         self.enforcement = enforcement or load_enforcement()
         self._notifier = None
+
+    @property
+    def plugins(self) -> loader.Plugins:
+        """The given plugins, else those [manager] plugins enables now."""
+        return self._plugins or loader.get()
 
     # Helpers
 
@@ -167,34 +153,16 @@ class LeaseManager:
         except Exception:  # a notification must not break the lease
             LOG.exception('Could not send the lease.%s notification', event)
 
-    def _plugin(self, resource_type):
-        plugin = self.plugins.get(resource_type)
-        if plugin is None:
-            raise exceptions.Invalid(
-                reason='unknown resource_type %r; known: %s'
-                       % (resource_type, ', '.join(sorted(self.plugins))))
-        return plugin
+    def _plugin(self, resource_type) -> plugin_base.ResourcePlugin:
+        return self.plugins.get(resource_type)
 
-    def _allocator(self, private_visible: bool):
-        def allocate(session, reservation_id, spec, start, end):
-            plugin = self._plugin(spec['resource_type'])
-            if spec['resource_type'] == host_reservation.RESOURCE_TYPE:
-                return plugin.allocate(session, reservation_id, spec, start,
-                                       end, private_visible=private_visible)
-            return plugin.allocate(session, reservation_id, spec, start,
-                                   end)
-        return allocate
+    def _read(self, session, lease_id: str, lock: bool = False) -> dict:
+        """The lease with its details, in the caller's transaction."""
+        return self.plugins.add_details(
+            session, [lease_api.lease_read(session, lease_id, lock=lock)])[0]
 
-    def _reallocator(self, private_visible: bool):
-        def reallocate(session, reservation_id, spec, start, end):
-            plugin = self._plugin(spec['resource_type'])
-            if spec['resource_type'] == host_reservation.RESOURCE_TYPE:
-                return plugin.reallocate(session, reservation_id, spec,
-                                         start, end,
-                                         private_visible=private_visible)
-            return plugin.reallocate(session, reservation_id, spec, start,
-                                     end)
-        return reallocate
+    def lease_get(self, context, lease_id: str) -> dict:
+        return self.plugins.lease_get(context, lease_id)
 
     @staticmethod
     def _events(start, end, before_end=None) -> list:
@@ -202,9 +170,9 @@ class LeaseManager:
             before_end = end - datetime.timedelta(
                 minutes=CONF.manager.minutes_before_end_lease)
         before_end = min(max(before_end, start), end)
-        return [{'event_type': START_LEASE, 'time': start},
-                {'event_type': BEFORE_END_LEASE, 'time': before_end},
-                {'event_type': END_LEASE, 'time': end}]
+        return [{'event_type': EVENT.START_LEASE, 'time': start},
+                {'event_type': EVENT.BEFORE_END_LEASE, 'time': before_end},
+                {'event_type': EVENT.END_LEASE, 'time': end}]
 
     @staticmethod
     def _payload(lease: dict, reservations: list) -> dict:
@@ -217,17 +185,12 @@ class LeaseManager:
         payload['reservations'] = [dict(r) for r in reservations]
         return payload
 
-    @staticmethod
-    def _spec_of(reservation: dict) -> dict:
-        if reservation['resource_type'] == host_reservation.RESOURCE_TYPE:
-            keys = ('min', 'max', 'hypervisor_properties',
-                    'resource_properties', 'before_end', 'traits')
-        else:
-            keys = ('network_id', 'amount', 'required_floatingips')
-        spec = {key: reservation.get(key) for key in keys}
-        spec['resource_type'] = reservation['resource_type']
-        spec['id'] = reservation['id']
-        return spec
+    def _spec_of(self, reservation: dict) -> dict:
+        plugin = self.plugins.by_type.get(reservation['resource_type'])
+        if plugin is None:  # a type since disabled: the common columns
+            return {'resource_type': reservation['resource_type'],
+                    'id': reservation['id']}
+        return plugin.spec_of(reservation)
 
     def _before_end_date(self, values, start, end):
         before_end = values.get('before_end_date')
@@ -266,28 +229,61 @@ class LeaseManager:
         before_end = self._before_end_date(values, start, end)
         # As upstream, a lease may hold no reservation (yet).
         requested = values.get('reservations') or []
-        specs = [self._plugin(r.get('resource_type')).normalize(r)
-                 for r in requested]
+        specs = [self._plugin(r.get('resource_type')).normalize(
+            r, private_visible=private_visible) for r in requested]
         lease_values = {'id': uuidutils.generate_uuid(),
                         'name': values['name'], 'user_id': context.user_id,
                         'project_id': context.project_id,
                         'start_date': start, 'end_date': end,
-                        'status': PENDING}
+                        'status': LEASE.PENDING}
         try:
             self.enforcement.check_create(context, self._payload(
-                lease_values, self._with_candidates(
-                    context, specs, start, end, private_visible)))
+                lease_values, self._with_candidates(context, specs, start,
+                                                    end)))
         except exceptions.Forbidden:
-            lease = lease_api.lease_create_error(context, lease_values,
-                                                 specs)
+            lease = self._create_refused(context, lease_values, specs)
             self.notify(context, 'create', lease)
             raise
-        lease = lease_api.lease_create(
-            context, lease_values, specs, self._events(start, end,
-                                                       before_end),
-            self._allocator(private_visible))
+        lease = self._create(context, lease_values, specs,
+                             self._events(start, end, before_end))
         self.notify(context, 'create', lease)
         return lease
+
+    def _insert(self, session, lease_values: dict, specs: list,
+                status: str) -> list:
+        """The lease, reservation and detail rows; reservation ids."""
+        lease_id = lease_api.lease_insert(session, lease_values)
+        ids = []
+        for spec in specs:
+            plugin = self._plugin(spec['resource_type'])
+            reservation_id = lease_api.reservation_insert(
+                session, lease_id, spec['resource_type'], status)
+            lease_api.reservation_set_resource(
+                session, reservation_id,
+                plugin.add_detail(session, reservation_id, spec))
+            ids.append(reservation_id)
+        return ids
+
+    @lease_api.retry
+    def _create(self, context, lease_values: dict, specs: list,
+                events: list) -> dict:
+        with transaction.allocating(context) as session:
+            ids = self._insert(session, lease_values, specs,
+                               RESERVATION.PENDING)
+            for reservation_id, spec in zip(ids, specs):
+                self._plugin(spec['resource_type']).allocate(
+                    context, session, reservation_id, spec,
+                    lease_values['start_date'], lease_values['end_date'])
+            lease_api.set_events(session, lease_values['id'], events)
+            return self._read(session, lease_values['id'])
+
+    def _create_refused(self, context, lease_values: dict,
+                        specs: list) -> dict:
+        """Record a lease enforcement refused (ERROR, nothing held)."""
+        with transaction.writing(context) as session:
+            self._insert(session, dict(lease_values, status=LEASE.ERROR),
+                         specs, RESERVATION.ERROR)
+            return self._read(session, lease_values['id'])
 
     # Update
 
@@ -298,9 +294,9 @@ class LeaseManager:
         ``private_visible`` as for create_lease.
         """
         now = timeutils.utcnow()
-        current = lease_api.lease_get(context, lease_id)
+        current = self.lease_get(context, lease_id)
         status = current['status']
-        if status not in (PENDING, ACTIVE):
+        if status not in LEASE.UPDATABLE:
             raise exceptions.InvalidLeaseState(
                 lease=lease_id, status=status,
                 reason='only PENDING or ACTIVE leases can be updated')
@@ -313,7 +309,7 @@ class LeaseManager:
             start = parse_date(values['start_date'], 'start_date',
                                allow_now=True, now=now)
             if start != old_start:
-                if status != PENDING:
+                if status != LEASE.PENDING:
                     raise exceptions.InvalidLeaseState(
                         lease=lease_id, status=status,
                         reason='the start date of a lease that has started '
@@ -340,52 +336,79 @@ class LeaseManager:
                        % (end.strftime(DATE_FORMATS[0]),
                           start.strftime(DATE_FORMATS[0])))
         before_end = self._before_end_date(values, start, end)
-        by_id = {r['id']: r for r in current['reservations']}
-        specs = {}
-        for requested in values.get('reservations') or []:
-            reservation = by_id.get(requested.get('id'))
-            if reservation is None:
-                raise exceptions.Invalid(
-                    reason='reservation %r is not part of lease %s'
-                           % (requested.get('id'), lease_id))
-            plugin = self._plugin(reservation['resource_type'])
-            fields = {k: v for k, v in requested.items()
-                      if k not in ('id', 'resource_type')}
-            specs[reservation['id']] = plugin.normalize(
-                fields, self._spec_of(reservation))
-        if 'start_date' in changes or 'end_date' in changes:
-            # A new window: every reservation must still hold.
-            for reservation_id, reservation in by_id.items():
-                if reservation_id not in specs:
-                    plugin = self._plugin(reservation['resource_type'])
-                    specs[reservation_id] = plugin.normalize(
-                        {}, self._spec_of(reservation))
-        new_specs = [dict(specs.get(r['id'], self._spec_of(r)), id=r['id'])
-                     for r in current['reservations']]
+        specs = self._changed_specs(current, values.get('reservations'),
+                                    'start_date' in changes
+                                    or 'end_date' in changes,
+                                    private_visible)
+        new_specs = [specs[r['id']].copy_with(id=r['id']) if r['id'] in specs
+                     else self._spec_of(r) for r in current['reservations']]
         new_lease = dict(current, **changes)
         self.enforcement.check_update(
             context,
             self._payload(current, [self._spec_of(r)
                                     for r in current['reservations']]),
             self._payload(new_lease, self._with_candidates(
-                context, new_specs, start, end, private_visible)))
+                context, new_specs, start, end)))
+        events = []
+        if changes.keys() & {'start_date', 'end_date'} or before_end:
+            events = self._events(start, end, before_end)
+        lease = self._update(context, current, changes, specs, events)
+        self.notify(context, 'update', lease)
+        return lease
 
-        def check(locked: dict) -> None:
+    def _changed_specs(self, current: dict, requested: list | None,
+                       window_changed: bool, private_visible: bool) -> dict:
+        """{reservation id: new Spec} of the reservations to reallocate:
+        those the request changes, and all of them in a new window."""
+        by_id = {r['id']: r for r in current['reservations']}
+        specs = {}
+        for request in requested or []:
+            reservation = by_id.get(request.get('id'))
+            if reservation is None:
+                raise exceptions.Invalid(
+                    reason='reservation %r is not part of lease %s'
+                           % (request.get('id'), current['id']))
+            plugin = self._plugin(reservation['resource_type'])
+            fields = {k: v for k, v in request.items()
+                      if k not in ('id', 'resource_type')}
+            spec = plugin.normalize(fields, plugin.spec_of(reservation),
+                                    private_visible=private_visible)
+            plugin.validate_update(reservation, spec, current['status'])
+            specs[reservation['id']] = spec
+        if window_changed:
+            # A new window: every reservation must still hold.
+            for reservation_id, reservation in by_id.items():
+                if reservation_id not in specs:
+                    plugin = self._plugin(reservation['resource_type'])
+                    specs[reservation_id] = plugin.normalize(
+                        {}, plugin.spec_of(reservation),
+                        private_visible=private_visible)
+        return specs
+
+    @lease_api.retry
+    def _update(self, context, current: dict, changes: dict, specs: dict,
+                events: list) -> dict:
+        lease_id = current['id']
+        by_id = {r['id']: r for r in current['reservations']}
+        with transaction.allocating(context) as session:
+            locked = lease_api.lease_read(session, lease_id, lock=True)
             # The lease must not have moved on since we validated it.
-            if (locked['status'] != status or
+            if (locked['status'] != current['status'] or
                     locked['updated_at'] != current['updated_at']):
                 raise exceptions.Conflict(
                     reason='lease %s changed while it was being updated; '
                            'try again' % lease_id)
-
-        events = []
-        if changes.keys() & {'start_date', 'end_date'} or before_end:
-            events = self._events(start, end, before_end)
-        lease = lease_api.lease_update(
-            context, lease_id, check, changes, specs, events,
-            self._reallocator(private_visible))
-        self.notify(context, 'update', lease)
-        return lease
+            lease_api.lease_set(session, lease_id, changes)
+            start = changes.get('start_date', locked['start_date'])
+            end = changes.get('end_date', locked['end_date'])
+            allocation_api.move_window(session, list(by_id), start, end)
+            for reservation_id, spec in specs.items():
+                plugin = self._plugin(by_id[reservation_id]['resource_type'])
+                plugin.update_detail(session, reservation_id, spec)
+                plugin.reallocate(context, session, reservation_id, spec,
+                                  start, end)
+            lease_api.set_events(session, lease_id, events)
+            return self._read(session, lease_id)
 
     # Delete
 
@@ -395,16 +418,38 @@ class LeaseManager:
         if self.enforcement.enabled:
             # Read what it holds now: the delete releases it.
             held = self._end_payload(context,
-                                     lease_api.lease_get(context, lease_id))
-        lease = lease_api.lease_delete(context, lease_id)
-        if lease['status'] == ACTIVE:
+                                     self.lease_get(context, lease_id))
+        lease = self._delete(context, lease_id)
+        if lease['status'] == LEASE.ACTIVE:
             self._end_reservations(context, lease, held)
         self.notify(context, 'delete', lease)
+
+    @lease_api.retry
+    def _delete(self, context, lease_id: str) -> dict:
+        """Delete the lease and all it holds; the lease as it was."""
+        with transaction.writing(context) as session:
+            lease = self._read(session, lease_id, lock=True)
+            self._each_type(lease, lambda plugin, ids:
+                            plugin.delete_details(session, ids))
+            lease_api.lease_remove(session, lease_id,
+                                   [r['id'] for r in lease['reservations']])
+            return lease
+
+    def _each_type(self, lease: dict, call) -> None:
+        """``call(plugin, reservation ids)`` once per enabled type."""
+        by_type = collections.defaultdict(list)
+        for reservation in lease['reservations']:
+            by_type[reservation['resource_type']].append(reservation['id'])
+        for resource_type, ids in by_type.items():
+            plugin = self.plugins.by_type.get(resource_type)
+            if plugin is not None:
+                call(plugin, ids)
 
     def _end_payload(self, context, lease: dict) -> dict:
         return enforcement_allocations.with_allocations(
             context, self._payload(lease, [self._spec_of(r)
-                                           for r in lease['reservations']]))
+                                           for r in lease['reservations']]),
+            self.plugins)
 
     def _end_reservations(self, context, lease: dict,
                           payload: dict | None = None) -> None:
@@ -416,27 +461,23 @@ class LeaseManager:
 
     def _with_candidates(self, context, specs: list,
                          start: datetime.datetime,
-                         end: datetime.datetime,
-                         private_visible: bool) -> list:
+                         end: datetime.datetime) -> list:
         """Specs with the resources allocation would pick now, for the
         enforcement payloads (the usage enforcement spec: filters see the
         candidates)."""
         if not self.enforcement.enabled:
             return specs
-
-        def pick(session) -> list:
-            return [self._plugin(spec['resource_type']).candidates(
-                session, spec, start, end, private_visible,
+        with transaction.reading(context) as session:
+            picked = [self._plugin(spec['resource_type']).candidates(
+                context, session, spec, start, end,
                 reservation_id=spec.get('id')) for spec in specs]
-
-        picked = allocation_api.read(context, pick)
         wanted = collections.defaultdict(set)
         for spec, ids in zip(specs, picked):
             wanted[spec['resource_type']].update(ids)
         # One read per resource type the lease asks for.
         resources = {
-            resource_type: {r['id']: r for r in _RESOURCE_LOADERS[
-                resource_type](context, ids)}
+            resource_type: {r['id']: r for r in self._plugin(
+                resource_type).load_resources(context, list(ids))}
             for resource_type, ids in wanted.items()}
         return [dict(spec, allocations=_known(
             resources[spec['resource_type']], ids))
@@ -446,34 +487,35 @@ class LeaseManager:
 
     def handle_event(self, context, event: dict) -> str:
         """Run one claimed event; returns its final status."""
-        handler = {START_LEASE: self._start,
-                   BEFORE_END_LEASE: self._before_end,
-                   END_LEASE: self._end}[event['event_type']]
-        if event['event_type'] != START_LEASE:
+        handler = {EVENT.START_LEASE: self._start,
+                   EVENT.BEFORE_END_LEASE: self._before_end,
+                   EVENT.END_LEASE: self._end}[event['event_type']]
+        if event['event_type'] != EVENT.START_LEASE:
             start_status = lease_api.event_status(
-                context, event['lease_id'], START_LEASE)
-            if start_status in ('UNDONE', 'IN_PROGRESS'):
+                context, event['lease_id'], EVENT.START_LEASE)
+            if start_status in (EVENT.UNDONE, EVENT.IN_PROGRESS):
                 # Its start has not run yet: hand the event back.
-                lease_api.event_set_status(context, event['id'], 'UNDONE')
-                return 'UNDONE'
+                lease_api.event_set_status(context, event['id'],
+                                           EVENT.UNDONE)
+                return EVENT.UNDONE
         try:
             lease = handler(context, event['lease_id'])
         except exceptions.LeaseNotFound:
-            return 'DONE'  # deleted meanwhile; its events went with it
+            return EVENT.DONE  # deleted meanwhile; its events went with it
         except Exception:
             LOG.exception('Event %s of lease %s failed',
                           event['event_type'], event['lease_id'])
             try:
-                lease = lease_api.lease_set_status(context,
-                                                   event['lease_id'], ERROR)
+                lease = self._set_status(context, event['lease_id'],
+                                         LEASE.ERROR)
                 self._notify_event(context, event, lease)
             except exceptions.LeaseNotFound:
                 pass
-            lease_api.event_set_status(context, event['id'], 'ERROR')
-            return 'ERROR'
+            lease_api.event_set_status(context, event['id'], EVENT.ERROR)
+            return EVENT.ERROR
         self._notify_event(context, event, lease)
-        lease_api.event_set_status(context, event['id'], 'DONE')
-        return 'DONE'
+        lease_api.event_set_status(context, event['id'], EVENT.DONE)
+        return EVENT.DONE
 
     def _notify_event(self, context, event: dict, lease: dict) -> None:
         """lease.event.<type>, at least once: it goes out before the event
@@ -483,24 +525,38 @@ class LeaseManager:
         self.notify(context, 'event.%s' % event['event_type'],
                     dict(lease, event_id=event['id']))
 
+    def _set_status(self, context, lease_id: str, status: str,
+                    reservation_status: str | None = None,
+                    release: bool = False) -> dict:
+        """Set the lease's status (and its reservations'); ``release``
+        drops what it holds (the lease is over)."""
+        with transaction.writing(context) as session:
+            lease_api.lease_set_status(context, lease_id, status,
+                                       reservation_status)
+            lease = self._read(session, lease_id)
+            if release:
+                self._each_type(lease, lambda plugin, ids:
+                                plugin.release(session, ids))
+            return lease
+
     def _start(self, context, lease_id: str) -> dict:
-        lease = lease_api.lease_set_status(context, lease_id, STARTING)
+        lease = self._set_status(context, lease_id, LEASE.STARTING)
         for reservation in lease['reservations']:
             self._plugin(reservation['resource_type']).on_start(
                 context, reservation)
-        return lease_api.lease_set_status(context, lease_id, ACTIVE,
-                                          reservation_status='active')
+        return self._set_status(context, lease_id, LEASE.ACTIVE,
+                                reservation_status=RESERVATION.ACTIVE)
 
     def _before_end(self, context, lease_id: str) -> dict:
-        lease = lease_api.lease_get(context, lease_id)
+        lease = self.lease_get(context, lease_id)
         for reservation in lease['reservations']:
             self._plugin(reservation['resource_type']).before_end(
                 context, reservation)
         return lease
 
     def _end(self, context, lease_id: str) -> dict:
-        lease = lease_api.lease_set_status(context, lease_id, TERMINATING)
+        lease = self._set_status(context, lease_id, LEASE.TERMINATING)
         self._end_reservations(context, lease)
-        return lease_api.lease_set_status(
-            context, lease_id, TERMINATED, reservation_status='deleted',
-            release=True)
+        return self._set_status(
+            context, lease_id, LEASE.TERMINATED,
+            reservation_status=RESERVATION.DELETED, release=True)

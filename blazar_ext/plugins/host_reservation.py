@@ -1,6 +1,6 @@
 """physical:host reservations: validating requests and holding hosts.
 
-The allocation functions run inside the lease's writer transaction (the
+The allocation methods run inside the manager's writer transaction (the
 session is passed in) and raise NotEnoughResources to roll it back.
 """
 
@@ -14,10 +14,13 @@ import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import healing as healing_api
+from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_properties
+from blazar_ext.db.api import host_reservation as detail_api
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import host as host_models
 from blazar_ext import exceptions
+from blazar_ext.plugins import base
 from blazar_ext.query import traits as trait_query
 
 CONF = cfg.CONF
@@ -88,15 +91,32 @@ def trait_requirement(stored: str) -> trait_query.TraitRequirement:
             reason='physical:host reservation: traits: %s' % exc)
 
 
-class HostReservationPlugin:
+class HostQuery:
+    """A host request's parsed form: both property expressions, the traits
+    requirement, and whether the caller may name private capabilities."""
+
+    def __init__(self, spec: dict, private_visible: bool = False):
+        self.properties = host_properties.HostQuery(
+            spec.get('hypervisor_properties') or '',
+            spec.get('resource_properties') or '')
+        self.traits = trait_requirement(spec.get('traits') or '')
+        self.private_visible = private_visible
+
+
+class HostReservationPlugin(base.ResourcePlugin):
     """Picks and holds hosts for physical:host reservations."""
 
     resource_type = RESOURCE_TYPE
+    detail_columns = ('min', 'max', 'hypervisor_properties',
+                      'resource_properties', 'before_end', 'traits')
+    api_routes = {'os-hosts': 'blazar_ext.api.v1.hosts:HostsController'}
+    policy_modules = ('blazar_ext.policies.oshosts',)
 
-    def normalize(self, spec: dict, current: dict | None = None) -> dict:
+    def normalize(self, request: dict, current: dict | None = None,
+                  private_visible: bool = False) -> base.Spec:
         """A validated spec; ``current`` supplies the fields not given."""
         merged = dict(current or {})
-        merged.update({k: v for k, v in spec.items() if v is not None})
+        merged.update({k: v for k, v in request.items() if v is not None})
         out = {'resource_type': RESOURCE_TYPE,
                'min': _count(merged, 'min'),
                'max': _count(merged, 'max'),
@@ -117,9 +137,7 @@ class HostReservationPlugin:
                 reason='physical:host reservation: before_end must be one '
                        'of %s' % ', '.join(BEFORE_END_ACTIONS))
         # Malformed expressions fail here, before anything is written.
-        host_properties.compile_host_filter(out['hypervisor_properties'],
-                                            out['resource_properties'])
-        return out
+        return base.Spec(out, parsed=HostQuery(out, private_visible))
 
     @staticmethod
     def _window(start: datetime.datetime, end: datetime.datetime) -> tuple:
@@ -127,21 +145,23 @@ class HostReservationPlugin:
         return start - cleaning, end + cleaning
 
     @staticmethod
-    def _filter(session, spec: dict, private_visible: bool):
-        names = host_properties.capability_names(
-            spec['hypervisor_properties'], spec['resource_properties'])
-        known = allocation_api.known_capabilities(session, RESOURCE_TYPE,
-                                                  names)
-        properties = host_properties.compile_host_filter(
-            spec['hypervisor_properties'], spec['resource_properties'],
-            private_visible=private_visible, known_capabilities=known)
+    def _parsed(spec: dict) -> HostQuery:
+        parsed = getattr(spec, 'parsed', None)
+        return parsed if parsed is not None else HostQuery(spec)
+
+    def _filter(self, session, spec: dict):
+        parsed = self._parsed(spec)
+        known = allocation_api.known_capabilities(
+            session, RESOURCE_TYPE, parsed.properties.capability_names())
+        properties = parsed.properties.compile(
+            private_visible=parsed.private_visible,
+            known_capabilities=known)
         try:
-            trait_api.check_exist(session, host_properties.trait_names(
-                spec['resource_properties']))
+            trait_api.check_exist(session, parsed.properties.trait_names())
         except exceptions.TraitNotFound as exc:
             raise exceptions.Invalid(
                 reason='resource_properties: "$traits": %s' % exc)
-        requirement = trait_requirement(spec.get('traits') or '')
+        requirement = parsed.traits
         if not requirement:
             return properties
         try:
@@ -153,26 +173,26 @@ class HostReservationPlugin:
         return sa.and_(properties, *trait_api.provider_filter(
             requirement, host_models.ComputeHost.resource_provider_id))
 
-    def allocate(self, session, reservation_id: str, spec: dict,
-                 start: datetime.datetime, end: datetime.datetime,
-                 private_visible: bool = True) -> list:
+    def allocate(self, context, session, reservation_id: str,
+                 spec: base.Spec, start: datetime.datetime,
+                 end: datetime.datetime) -> list:
         """Hold between min and max free matching hosts: one query."""
         low, high = self._window(start, end)
         hosts = allocation_api.host_candidates(
-            session, self._filter(session, spec, private_visible), low, high,
+            session, self._filter(session, spec), low, high,
             spec['max'])
         self._require(len(hosts), spec)
         allocation_api.allocate_hosts(session, reservation_id, hosts,
                                       start, end)
         return hosts
 
-    def reallocate(self, session, reservation_id: str, spec: dict,
-                   start: datetime.datetime, end: datetime.datetime,
-                   private_visible: bool = True) -> list:
+    def reallocate(self, context, session, reservation_id: str,
+                   spec: base.Spec, start: datetime.datetime,
+                   end: datetime.datetime) -> list:
         """Keep the current hosts that still fit, add hosts up to the new
         range, drop the rest; NotEnoughResources if min cannot be met."""
-        current, kept, added = self._pick(session, reservation_id, spec,
-                                          start, end, private_visible)
+        current, kept, added = self._pick(context, session, reservation_id,
+                                          spec, start, end)
         dropped = sorted(set(current) - set(kept))
         if dropped:
             allocation_api.release_hosts(session, reservation_id, dropped)
@@ -180,8 +200,8 @@ class HostReservationPlugin:
                                       start, end)
         return kept + added
 
-    def candidates(self, session, spec: dict, start: datetime.datetime,
-                   end: datetime.datetime, private_visible: bool = True,
+    def candidates(self, context, session, spec: base.Spec,
+                   start: datetime.datetime, end: datetime.datetime,
                    reservation_id: str | None = None) -> list:
         """The hosts allocate (or, given ``reservation_id``, reallocate)
         would pick now, without holding them: what usage enforcement is
@@ -190,21 +210,20 @@ class HostReservationPlugin:
         if reservation_id is None:
             low, high = self._window(start, end)
             hosts = allocation_api.host_candidates(
-                session, self._filter(session, spec, private_visible),
+                session, self._filter(session, spec),
                 low, high, spec['max'], lock=False)
             self._require(len(hosts), spec)
             return hosts
         _current, kept, added = self._pick(
-            session, reservation_id, spec, start, end, private_visible,
-            lock=False)
+            context, session, reservation_id, spec, start, end, lock=False)
         return kept + added
 
-    def _pick(self, session, reservation_id: str, spec: dict,
+    def _pick(self, context, session, reservation_id: str, spec: dict,
               start: datetime.datetime, end: datetime.datetime,
-              private_visible: bool, lock: bool = True) -> tuple:
+              lock: bool = True) -> tuple:
         """(current, kept, added) host ids for a changed reservation."""
         low, high = self._window(start, end)
-        host_filter = self._filter(session, spec, private_visible)
+        host_filter = self._filter(session, spec)
         current = allocation_api.host_allocations_of(session,
                                                      reservation_id)
         kept = []
@@ -317,12 +336,40 @@ class HostReservationPlugin:
         key = self._request_key(reservation)
         if key not in filters:
             try:
-                filters[key] = self._filter(session, reservation,
-                                            private_visible=True)
+                filters[key] = self._filter(session, base.Spec(
+                    reservation,
+                    parsed=HostQuery(reservation, private_visible=True)))
             except exceptions.Invalid:
                 # The request names a trait deleted since: nothing fits.
                 filters[key] = None
         return filters[key]
+
+    def held(self, session, reservation_ids: list) -> dict:
+        return {rid: allocation_api.host_allocations_of(session, rid)
+                for rid in reservation_ids}
+
+    def release(self, session, reservation_ids: list) -> None:
+        for reservation_id in reservation_ids:
+            allocation_api.release_hosts(session, reservation_id)
+
+    def load_resources(self, context, resource_ids: list) -> list:
+        return host_api.hosts_get(context, resource_ids)
+
+    # Detail rows
+
+    def add_detail(self, session, reservation_id: str,
+                   spec: base.Spec) -> str:
+        return detail_api.add(session, reservation_id, spec)
+
+    def update_detail(self, session, reservation_id: str,
+                      spec: base.Spec) -> None:
+        detail_api.update(session, reservation_id, spec)
+
+    def details(self, session, reservation_ids: list) -> dict:
+        return detail_api.details(session, reservation_ids)
+
+    def delete_details(self, session, reservation_ids: list) -> None:
+        detail_api.delete(session, reservation_ids)
 
     # Lifecycle hooks: the default actions change state only.
 

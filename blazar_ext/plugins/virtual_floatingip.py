@@ -1,6 +1,6 @@
 """virtual:floatingip reservations: floating IPs registered without Neutron.
 
-Runs in the manager. Allocation functions run inside the lease's writer
+Runs in the manager. Allocation methods run inside the manager's writer
 transaction and raise NotEnoughResources to roll it back.
 """
 
@@ -12,7 +12,9 @@ from oslo_utils import timeutils
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import floatingip as fip_api
+from blazar_ext.db.api import floatingip_reservation as detail_api
 from blazar_ext import exceptions
+from blazar_ext.plugins import base
 
 LOG = logging.getLogger(__name__)
 
@@ -24,10 +26,14 @@ def _invalid(reason: str) -> exceptions.Invalid:
                               % reason)
 
 
-class FloatingIPPlugin:
+class FloatingIPPlugin(base.ResourcePlugin):
     """Registers floating IPs and holds them for reservations."""
 
     resource_type = RESOURCE_TYPE
+    detail_columns = ('network_id', 'amount', 'required_floatingips')
+    api_routes = {
+        'floatingips': 'blazar_ext.api.v1.floatingips:FloatingIPsController'}
+    policy_modules = ('blazar_ext.policies.floatingips',)
 
     # Registration
 
@@ -47,9 +53,10 @@ class FloatingIPPlugin:
 
     # Reservations
 
-    def normalize(self, spec: dict, current: dict | None = None) -> dict:
+    def normalize(self, request: dict, current: dict | None = None,
+                  private_visible: bool = False) -> base.Spec:
         merged = dict(current or {})
-        merged.update({k: v for k, v in spec.items() if v is not None})
+        merged.update({k: v for k, v in request.items() if v is not None})
         network_id = merged.get('network_id')
         if not isinstance(network_id, str) or not network_id:
             raise _invalid('network_id is required')
@@ -73,22 +80,29 @@ class FloatingIPPlugin:
         if len(required) > amount:
             raise _invalid('required_floatingips lists %d addresses but '
                            'amount is %d' % (len(required), amount))
-        return {'resource_type': RESOURCE_TYPE, 'network_id': network_id,
-                'amount': amount, 'required_floatingips': required}
+        # Nothing to parse: the request is its own parsed form.
+        return base.Spec({'resource_type': RESOURCE_TYPE,
+                          'network_id': network_id, 'amount': amount,
+                          'required_floatingips': required})
 
-    def allocate(self, session, reservation_id: str, spec: dict,
-                 start: datetime.datetime, end: datetime.datetime,
-                 exclude_reservation_id: str | None = None) -> list:
+    def allocate(self, context, session, reservation_id: str,
+                 spec: base.Spec, start: datetime.datetime,
+                 end: datetime.datetime) -> list:
         """Hold ``amount`` free floating IPs of the network, the required
         addresses among them: one query."""
+        return self._hold(session, reservation_id, spec, start, end)
+
+    def _hold(self, session, reservation_id: str, spec: dict,
+              start: datetime.datetime, end: datetime.datetime,
+              exclude_reservation_id: str | None = None) -> list:
         fip_ids = self._pick(session, spec, start, end,
                              exclude_reservation_id, lock=True)
         allocation_api.allocate_floatingips(
             session, reservation_id, fip_ids, start, end)
         return fip_ids
 
-    def candidates(self, session, spec: dict, start: datetime.datetime,
-                   end: datetime.datetime, private_visible: bool = True,
+    def candidates(self, context, session, spec: base.Spec,
+                   start: datetime.datetime, end: datetime.datetime,
                    reservation_id: str | None = None) -> list:
         """The floating IPs allocate (or reallocate, given
         ``reservation_id``) would hold now, without holding them: what
@@ -119,13 +133,41 @@ class FloatingIPPlugin:
                                      len(rows)))
         return [r[0] for r in rows]
 
-    def reallocate(self, session, reservation_id: str, spec: dict,
-                   start: datetime.datetime, end: datetime.datetime) -> list:
+    def reallocate(self, context, session, reservation_id: str,
+                   spec: base.Spec, start: datetime.datetime,
+                   end: datetime.datetime) -> list:
         # Few addresses per reservation: choose afresh, ignoring our own
         # allocations, then replace them.
         allocation_api.release_floatingips(session, reservation_id)
-        return self.allocate(session, reservation_id, spec, start, end,
-                             exclude_reservation_id=reservation_id)
+        return self._hold(session, reservation_id, spec, start, end,
+                          exclude_reservation_id=reservation_id)
+
+    def held(self, session, reservation_ids: list) -> dict:
+        return {rid: allocation_api.floatingip_allocations_of(session, rid)
+                for rid in reservation_ids}
+
+    def release(self, session, reservation_ids: list) -> None:
+        for reservation_id in reservation_ids:
+            allocation_api.release_floatingips(session, reservation_id)
+
+    def load_resources(self, context, resource_ids: list) -> list:
+        return fip_api.floatingips_get(context, resource_ids)
+
+    # Detail rows
+
+    def add_detail(self, session, reservation_id: str,
+                   spec: base.Spec) -> str:
+        return detail_api.add(session, reservation_id, spec)
+
+    def update_detail(self, session, reservation_id: str,
+                      spec: base.Spec) -> None:
+        detail_api.update(session, reservation_id, spec)
+
+    def details(self, session, reservation_ids: list) -> dict:
+        return detail_api.details(session, reservation_ids)
+
+    def delete_details(self, session, reservation_ids: list) -> None:
+        detail_api.delete(session, reservation_ids)
 
     def heal(self, session, reservation: dict, lost: list,
              start: datetime.datetime, end: datetime.datetime) -> dict:
@@ -151,9 +193,6 @@ class FloatingIPPlugin:
     def on_start(self, context, reservation: dict) -> None:
         LOG.debug('virtual:floatingip reservation %s starts',
                   reservation['id'])
-
-    def before_end(self, context, reservation: dict) -> None:
-        pass
 
     def on_end(self, context, reservation: dict) -> None:
         LOG.debug('virtual:floatingip reservation %s ends',

@@ -2,6 +2,9 @@
 
 import itertools
 
+from oslo_utils import importutils
+from stevedore import extension
+
 from blazar_ext.policies import base
 from blazar_ext.policies import floatingips
 from blazar_ext.policies import leases
@@ -38,6 +41,20 @@ MODULES = [
 ]
 
 
+def _plugin_modules() -> list:
+    """Policy modules resource-type plugins declare (``policy_modules``)
+    that are not listed above: a third-party type brings its own. Every
+    installed plugin counts, enabled or not, so the sample file is whole."""
+    names = []
+    manager = extension.ExtensionManager(
+        'blazar_ext.resource.plugins', invoke_on_load=False)
+    for ext in manager:
+        names.extend(getattr(ext.plugin, 'policy_modules', ()))
+    listed = {module.__name__ for module in MODULES}
+    return [importutils.import_module(name)
+            for name in dict.fromkeys(names) if name not in listed]
+
+
 def list_rules() -> list:
     return list(itertools.chain.from_iterable(
-        module.list_rules() for module in MODULES))
+        module.list_rules() for module in MODULES + _plugin_modules()))

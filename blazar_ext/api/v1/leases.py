@@ -10,14 +10,14 @@ from blazar_ext.api.v1 import hosts as v1_hosts
 from blazar_ext.api.v1.schemas import lease as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
-from blazar_ext.db.api import lease as lease_api
 from blazar_ext import exceptions
+from blazar_ext.plugins import loader
 from blazar_ext import policy
 from blazar_ext.rpc import manager_client
 
 
 def _get_authorized(context, lease_id: str, action: str) -> dict:
-    lease = lease_api.lease_get(context, lease_id)
+    lease = loader.get().lease_get(context, lease_id)
     policy.authorize(context, 'blazar:leases:%s' % action,
                      {'project_id': lease['project_id'],
                       'user_id': lease['user_id']})
@@ -59,8 +59,8 @@ class LeasesController(rest.RestController):
                                 do_raise=False):
             project_id = context.project_id
         return {'leases': [views.lease(lease) for lease in
-                           lease_api.lease_list(context, project_id,
-                                                degraded=degraded)]}
+                           loader.get().lease_list(context, project_id,
+                                                   degraded=degraded)]}
 
     @pecan.expose('json')
     def get_one(self, lease_id):
@@ -79,7 +79,7 @@ class LeasesController(rest.RestController):
             context, values, v1_hosts.show_private(context))
         pecan.response.status = 201
         return {'lease': views.lease(
-            lease_api.lease_get(context, created['id']))}
+            loader.get().lease_get(context, created['id']))}
 
     @pecan.expose('json')
     def put(self, lease_id):
@@ -89,7 +89,8 @@ class LeasesController(rest.RestController):
         validation.validate(schema.UPDATE, values)
         manager_client.get_client().update_lease(
             context, lease_id, values, v1_hosts.show_private(context))
-        return {'lease': views.lease(lease_api.lease_get(context, lease_id))}
+        return {'lease': views.lease(
+            loader.get().lease_get(context, lease_id))}
 
     @pecan.expose(content_type='application/json')
     def delete(self, lease_id):

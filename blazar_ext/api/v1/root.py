@@ -1,11 +1,19 @@
 """Root of the reservation API: the versions document and /v1."""
 
+import functools
+
+from oslo_utils import importutils
 import pecan
 
-from blazar_ext.api.v1 import floatingips
-from blazar_ext.api.v1 import hosts
 from blazar_ext.api.v1 import leases
 from blazar_ext.api.v1 import properties
+from blazar_ext.plugins import loader
+
+
+@functools.lru_cache(maxsize=None)
+def _controller(path: str):
+    """One controller instance per 'module:Class' a plugin routes to."""
+    return importutils.import_class(path.replace(':', '.'))()
 
 
 class V1Controller:
@@ -17,6 +25,11 @@ class V1Controller:
 
     @pecan.expose()
     def _lookup(self, resource_type, *remainder):
+        # The enabled resource types' own collections (/v1/os-hosts,
+        # /v1/floatingips): a disabled type's routes are not there (404).
+        route = loader.get().routes().get(resource_type)
+        if route is not None:
+            return _controller(route), list(remainder)
         # /v1/{resource_type}/properties: resource types such as
         # physical:host appear literally in the path, so they cannot be
         # attributes. Anything else falls through to Pecan's 404.
@@ -27,10 +40,7 @@ class V1Controller:
                     list(remainder[1:]))
 
 
-# Resource names with a hyphen cannot be attribute names.
-pecan.route(V1Controller, 'os-hosts', hosts.HostsController())
 pecan.route(V1Controller, 'leases', leases.LeasesController())
-pecan.route(V1Controller, 'floatingips', floatingips.FloatingIPsController())
 
 
 # The only version, with no microversions: upstream Blazar 18 says 1.0

@@ -3,6 +3,8 @@
 import datetime
 import json
 
+from blazar_ext.plugins import loader
+
 HOST_COLUMNS = ('hypervisor_hostname', 'vcpus', 'cpu_info', 'hypervisor_type',
                 'hypervisor_version', 'memory_mb', 'local_gb',
                 'service_name', 'availability_zone', 'status', 'trust_id',
@@ -91,11 +93,6 @@ _LEASE_COLUMNS = ('id', 'name', 'status', 'degraded', 'user_id',
 _RESERVATION_COLUMNS = ('id', 'lease_id', 'status', 'resource_id',
                         'resource_type', 'missing_resources',
                         'resources_changed')
-_RESERVATION_DETAILS = {
-    'physical:host': ('min', 'max', 'hypervisor_properties',
-                      'resource_properties', 'before_end', 'traits'),
-    'virtual:floatingip': ('network_id', 'amount', 'required_floatingips'),
-}
 
 
 def _stamps(body: dict, values: dict) -> dict:
@@ -106,8 +103,9 @@ def _stamps(body: dict, values: dict) -> dict:
 
 def reservation(values: dict) -> dict:
     body = {name: values.get(name) for name in _RESERVATION_COLUMNS}
-    for name in _RESERVATION_DETAILS.get(values['resource_type'], ()):
-        body[name] = values.get(name)
+    plugin = loader.get().by_type.get(values['resource_type'])
+    if plugin is not None:  # the type's own fields, as it shows them
+        body.update(plugin.view(values))
     return _stamps(body, values)
 
 

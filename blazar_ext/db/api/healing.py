@@ -131,10 +131,7 @@ def heal_leases(context, lease_ids, now: datetime.datetime, heal) -> list:
                           models.Reservation.missing_resources ==
                           sa.true()))
             .order_by(models.Reservation.lease_id, models.Reservation.id)))
-        details = lease_api._reservation_details(session,
-                                                 [r.id for r in rows])
-        results = _heal_by_type(session, rows, details, lost, by_id, now,
-                                heal)
+        results = _heal_by_type(session, rows, lost, by_id, now, heal)
         outcomes = {}
         for row in rows:
             lease = by_id[row.lease_id]
@@ -157,7 +154,7 @@ def heal_leases(context, lease_ids, now: datetime.datetime, heal) -> list:
         return [outcomes[k] for k in sorted(outcomes)]
 
 
-def _heal_by_type(session, rows, details: dict, lost: dict, by_id: dict,
+def _heal_by_type(session, rows, lost: dict, by_id: dict,
                   now: datetime.datetime, heal) -> dict:
     """{reservation id: {lost id: new id or None}}, each resource type's
     reservations handed to ``heal`` together."""
@@ -169,7 +166,7 @@ def _heal_by_type(session, rows, details: dict, lost: dict, by_id: dict,
         # Active: from now on; future: its whole window.
         start = max(lease.start_date, now.replace(microsecond=0))
         items.setdefault(row.resource_type, []).append(
-            (dict(row.to_dict(), **details.get(row.id, {})),
+            (row.to_dict(),  # the heal hook adds the type's detail
              sorted(lost[row.id]), start, lease.end_date))
     results = {}
     for resource_type, batch in items.items():

@@ -89,21 +89,50 @@ def host_resolver(field: str = 'resource_properties',
         sets={TRAITS: _traits_target()} if capabilities_allowed else None)
 
 
-def capability_names(hypervisor_properties, resource_properties) -> set:
-    """Names in resource_properties that are not host columns.
+class HostQuery:
+    """Both property expressions of a host request, parsed once."""
 
-    Lets a caller load only the capabilities an expression mentions; raises
-    Invalid for malformed expressions, as compile_host_filter would.
-    """
-    parse(hypervisor_properties, 'hypervisor_properties')
-    names = language.properties_of(parse(resource_properties))
-    return names - set(COLUMNS) - {TRAITS}
+    def __init__(self, hypervisor_properties, resource_properties):
+        self.hypervisor = parse(hypervisor_properties,
+                                'hypervisor_properties')
+        self.resource = parse(resource_properties)
+
+    def capability_names(self) -> set:
+        """Names in resource_properties that are not host columns: lets a
+        caller load only the capabilities the expression mentions."""
+        return (language.properties_of(self.resource) - set(COLUMNS)
+                - {TRAITS})
+
+    def trait_names(self) -> set:
+        """The trait names resource_properties tests ``$traits`` against,
+        for the caller to check that each exists."""
+        return language.values_of(self.resource, TRAITS)
+
+    def compile(self, private_visible: bool = True,
+                known_capabilities: Mapping[str, bool] | None = None
+                ) -> sa.ColumnElement:
+        """One condition over ComputeHost for both expressions."""
+        hypervisor = compile(
+            self.hypervisor,
+            host_resolver('hypervisor_properties',
+                          capabilities_allowed=False))
+        resource = compile(
+            self.resource,
+            host_resolver('resource_properties', known_capabilities,
+                          private_visible))
+        return sa.and_(hypervisor, resource)
+
+
+def capability_names(hypervisor_properties, resource_properties) -> set:
+    """Names in resource_properties that are not host columns; raises
+    Invalid for malformed expressions, as compile_host_filter would."""
+    return HostQuery(hypervisor_properties,
+                     resource_properties).capability_names()
 
 
 def trait_names(resource_properties) -> set:
-    """The trait names resource_properties tests ``$traits`` against, for
-    the caller to check that each exists."""
-    return language.values_of(parse(resource_properties), TRAITS)
+    """The trait names resource_properties tests ``$traits`` against."""
+    return HostQuery('', resource_properties).trait_names()
 
 
 def compile_host_filter(hypervisor_properties, resource_properties,
@@ -115,11 +144,5 @@ def compile_host_filter(hypervisor_properties, resource_properties,
     Empty strings and None mean no filter (TRUE). Raises
     exceptions.Invalid naming the bad property or expression.
     """
-    hypervisor = compile(
-        parse(hypervisor_properties, 'hypervisor_properties'),
-        host_resolver('hypervisor_properties', capabilities_allowed=False))
-    resource = compile(
-        parse(resource_properties, 'resource_properties'),
-        host_resolver('resource_properties', known_capabilities,
-                      private_visible))
-    return sa.and_(hypervisor, resource)
+    return HostQuery(hypervisor_properties, resource_properties).compile(
+        private_visible, known_capabilities)

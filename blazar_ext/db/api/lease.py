@@ -1,9 +1,10 @@
-"""Leases, their reservations and events.
+"""Leases, their reservations and events (the rows common to every type).
 
-Lease rows are written by the manager only. The functions that create or
-change a lease take an ``allocate`` callable from the manager's plugins,
-which picks and holds resources inside the same transaction: if it fails,
-nothing of the lease is left behind.
+Lease rows are written by the manager only: it opens the writer
+transaction, calls the writing functions here with its session and, in the
+same transaction, the resource plugins for their details and allocations.
+Nothing here calls back up. Reads return reservations without their type's
+detail; blazar_ext.plugins.loader adds it.
 """
 
 import datetime
@@ -12,16 +13,15 @@ from oslo_db import api as oslo_db_api
 import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
-from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import lease as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
+from blazar_ext import states
 
 HOST_TYPE = 'physical:host'
-FLOATINGIP_TYPE = 'virtual:floatingip'
 
 
-def _retry(func):
+def retry(func):
     """Retry on deadlock and on a lost allocation race."""
     return oslo_db_api.wrap_db_retry(
         max_retries=10, retry_on_deadlock=True, retry_interval=0.05,
@@ -39,47 +39,6 @@ def _rows(session, query) -> list:
     return [dict(zip(keys, row)) for row in result.all()]
 
 
-def _reservation_details(session, reservation_ids) -> dict:
-    """{reservation_id: detail dict} for hosts and floating IPs."""
-    details: dict = {}
-    if not reservation_ids:
-        return details
-    host = models.ComputeHostReservation.__table__
-    for row in session.execute(
-            sa.select(host.c.reservation_id, host.c.count_range,
-                      host.c.hypervisor_properties,
-                      host.c.resource_properties, host.c.before_end,
-                      host.c.traits)
-            .where(host.c.reservation_id.in_(reservation_ids))):
-        (reservation_id, count_range, hypervisor, resource, before_end,
-         traits) = row
-        low, _sep, high = (count_range or '').partition('-')
-        details[reservation_id] = {
-            'min': int(low) if low.isdigit() else None,
-            'max': int(high) if high.isdigit() else None,
-            'hypervisor_properties': hypervisor or '',
-            'resource_properties': resource or '',
-            'before_end': before_end or 'default',
-            'traits': traits or '',
-        }
-    fip = fip_models.FloatingIPReservation.__table__
-    rows = _rows(session, sa.select(fip).where(
-        fip.c.reservation_id.in_(reservation_ids)))
-    required: dict = {}
-    if rows:
-        req = fip_models.RequiredFloatingIP
-        for fip_res_id, address in session.execute(
-                sa.select(req.floatingip_reservation_id, req.address)
-                .where(req.floatingip_reservation_id.in_(
-                    [r['id'] for r in rows])).order_by(req.address)):
-            required.setdefault(fip_res_id, []).append(address)
-    for row in rows:
-        details[row['reservation_id']] = {
-            'network_id': row['network_id'], 'amount': row['amount'],
-            'required_floatingips': required.get(row['id'], [])}
-    return details
-
-
 def _to_dicts(session, leases) -> list:
     """Lease dicts with reservations and events; ``leases`` are column
     dicts (see _rows) or models."""
@@ -90,12 +49,9 @@ def _to_dicts(session, leases) -> list:
     events: dict = {lid: [] for lid in lease_ids}
     if lease_ids:
         table = models.Reservation.__table__
-        res_rows = _rows(session, sa.select(table)
-                         .where(table.c.lease_id.in_(lease_ids))
-                         .order_by(table.c.created_at, table.c.id))
-        details = _reservation_details(session, [r['id'] for r in res_rows])
-        for values in res_rows:
-            values.update(details.get(values['id'], {}))
+        for values in _rows(session, sa.select(table)
+                            .where(table.c.lease_id.in_(lease_ids))
+                            .order_by(table.c.created_at, table.c.id)):
             reservations[values['lease_id']].append(values)
         table = models.Event.__table__
         for values in _rows(session, sa.select(table)
@@ -154,69 +110,51 @@ def lease_list(context, project_id: str | None = None,
         return _to_dicts(session, _rows(session, query))
 
 
-# Writing
+# Writing: the manager opens the writer transaction and calls these with
+# its session, between its calls to the resource plugins.
 
-def _add_reservation(session, lease_id: str, spec: dict,
-                     status: str) -> str:
+def lease_insert(session, values: dict) -> str:
+    """Insert a lease row; its id."""
+    lease = models.Lease(**values)
+    session.add(lease)
+    session.flush()
+    return lease.id
+
+
+def reservation_insert(session, lease_id: str, resource_type: str,
+                       status: str) -> str:
+    """Insert a reservation row (its detail is the plugin's); its id."""
     reservation = models.Reservation(
-        lease_id=lease_id, resource_type=spec['resource_type'],
-        status=status)
+        lease_id=lease_id, resource_type=resource_type, status=status)
     session.add(reservation)
     session.flush()
-    reservation.resource_id = _add_detail(session, reservation.id, spec)
     return reservation.id
 
 
-def _add_detail(session, reservation_id: str, spec: dict) -> str:
-    if spec['resource_type'] == HOST_TYPE:
-        detail = models.ComputeHostReservation(
-            reservation_id=reservation_id,
-            count_range='%d-%d' % (spec['min'], spec['max']),
-            hypervisor_properties=spec.get('hypervisor_properties', ''),
-            resource_properties=spec.get('resource_properties', ''),
-            before_end=spec.get('before_end', 'default'),
-            traits=spec.get('traits') or None)
-        session.add(detail)
-        session.flush()
-        return detail.id
-    detail = fip_models.FloatingIPReservation(
-        reservation_id=reservation_id, network_id=spec['network_id'],
-        amount=spec['amount'])
-    session.add(detail)
-    session.flush()
-    for address in spec.get('required_floatingips', []):
-        session.add(fip_models.RequiredFloatingIP(
-            floatingip_reservation_id=detail.id, address=address))
-    session.flush()
-    return detail.id
+def reservation_set_resource(session, reservation_id: str,
+                             resource_id: str | None) -> None:
+    """Point a reservation at its detail row (Blazar's resource_id)."""
+    session.execute(sa.update(models.Reservation).where(
+        models.Reservation.id == reservation_id)
+        .values(resource_id=resource_id))
 
 
-def _update_detail(session, reservation_id: str, spec: dict) -> None:
-    if spec['resource_type'] == HOST_TYPE:
-        session.execute(sa.update(models.ComputeHostReservation).where(
-            models.ComputeHostReservation.reservation_id == reservation_id)
-            .values(count_range='%d-%d' % (spec['min'], spec['max']),
-                    hypervisor_properties=spec.get(
-                        'hypervisor_properties', ''),
-                    resource_properties=spec.get('resource_properties', ''),
-                    before_end=spec.get('before_end', 'default'),
-                    traits=spec.get('traits') or None))
-        return
-    detail = session.scalars(sa.select(fip_models.FloatingIPReservation)
-                             .where(fip_models.FloatingIPReservation
-                                    .reservation_id == reservation_id)).one()
-    detail.network_id = spec['network_id']
-    detail.amount = spec['amount']
-    session.execute(sa.delete(fip_models.RequiredFloatingIP).where(
-        fip_models.RequiredFloatingIP.floatingip_reservation_id ==
-        detail.id))
-    for address in spec.get('required_floatingips', []):
-        session.add(fip_models.RequiredFloatingIP(
-            floatingip_reservation_id=detail.id, address=address))
-    session.flush()
+def lease_read(session, lease_id: str, lock: bool = False) -> dict:
+    """The lease as a dict, without details (read fresh, optionally
+    locked); LeaseNotFound."""
+    session.expire_all()
+    return _to_dicts(session, [_get_model(session, lease_id, lock=lock)])[0]
 
 
-def _set_events(session, lease_id: str, events: list) -> None:
+def lease_set(session, lease_id: str, values: dict) -> None:
+    """Change lease columns (the lease was read with lock=True)."""
+    if values:
+        session.execute(sa.update(models.Lease).where(
+            models.Lease.id == lease_id).values(**values)
+            .execution_options(synchronize_session=False))
+
+
+def set_events(session, lease_id: str, events: list) -> None:
     """Replace the lease's UNDONE events of the given types.
 
     The rows are locked: an event a manager has claimed cannot be moved
@@ -232,11 +170,11 @@ def _set_events(session, lease_id: str, events: list) -> None:
             # Fresh values, not those the lease was read with.
             .execution_options(populate_existing=True)).first()
         if existing is None:
-            session.add(models.Event(lease_id=lease_id, status='UNDONE',
-                                     **event))
-        elif existing.status == 'UNDONE':
+            session.add(models.Event(lease_id=lease_id,
+                                     status=states.Event.UNDONE, **event))
+        elif existing.status == states.Event.UNDONE:
             existing.time = event['time']
-        elif (existing.status == 'IN_PROGRESS' and
+        elif (existing.status == states.Event.IN_PROGRESS and
                 existing.time != event['time']):
             raise exceptions.Conflict(
                 reason='lease %s is being started or ended right now; '
@@ -244,135 +182,36 @@ def _set_events(session, lease_id: str, events: list) -> None:
     session.flush()
 
 
-@_retry
-def lease_create(context, values: dict, reservations: list, events: list,
-                 allocate) -> dict:
-    """Insert a lease, its reservations and events, and allocate.
-
-    ``allocate(session, reservation_id, spec, start, end)`` holds resources
-    for one reservation or raises (NotEnoughResources): the whole
-    transaction then rolls back.
-    """
-    with allocation_api.PROCESS_LOCK:
-        with db_session.writer.using(context) as session:
-            lease = models.Lease(**values)
-            session.add(lease)
-            session.flush()
-            for spec in reservations:
-                reservation_id = _add_reservation(session, lease.id, spec,
-                                                  'pending')
-                allocate(session, reservation_id, spec,
-                         values['start_date'], values['end_date'])
-            _set_events(session, lease.id, events)
-            return _to_dicts(session, [lease])[0]
-
-
-def lease_create_error(context, values: dict, reservations: list) -> dict:
-    """Record a lease that was refused (status ERROR, nothing held)."""
-    with db_session.writer.using(context) as session:
-        lease = models.Lease(**dict(values, status='ERROR'))
-        session.add(lease)
-        session.flush()
-        for spec in reservations:
-            _add_reservation(session, lease.id, spec, 'error')
-        return _to_dicts(session, [lease])[0]
-
-
-@_retry
-def lease_update(context, lease_id: str, check, values: dict,
-                 reservations: dict, events: list, reallocate) -> dict:
-    """Change a lease under a row lock, reallocating as needed.
-
-    ``check(lease_dict)`` runs first on the locked lease and may raise to
-    refuse. ``reservations`` maps reservation ids to their new specs;
-    ``reallocate(session, reservation_id, spec, start, end)`` holds the
-    resources the new spec and window need or raises, rolling everything
-    back.
-    """
-    with allocation_api.PROCESS_LOCK:
-        with db_session.writer.using(context) as session:
-            lease = _get_model(session, lease_id, lock=True)
-            current = _to_dicts(session, [lease])[0]
-            check(current)
-            for key, value in values.items():
-                setattr(lease, key, value)
-            session.flush()
-            reservation_ids = [r['id'] for r in current['reservations']]
-            allocation_api.move_window(session, reservation_ids,
-                                       lease.start_date, lease.end_date)
-            for reservation_id, spec in reservations.items():
-                _update_detail(session, reservation_id, spec)
-                reallocate(session, reservation_id, spec, lease.start_date,
-                           lease.end_date)
-            _set_events(session, lease.id, events)
-            session.expire_all()
-            return _to_dicts(session, [_get_model(session, lease_id)])[0]
-
-
-@_retry
-def lease_delete(context, lease_id: str, check=None) -> dict:
-    """Delete a lease, its reservations, allocations and events.
-
-    ``check(lease_dict)`` runs on the locked lease before anything goes.
-    Returns the lease as it was.
-    """
-    with db_session.writer.using(context) as session:
-        lease = _get_model(session, lease_id, lock=True)
-        current = _to_dicts(session, [lease])[0]
-        if check is not None:
-            check(current)
-        reservation_ids = [r['id'] for r in current['reservations']]
-        _delete_children(session, lease_id, reservation_ids)
-        session.delete(lease)
-        return current
-
-
-def _delete_children(session, lease_id: str, reservation_ids: list) -> None:
-    # Explicit deletes: the service must not depend on ON DELETE CASCADE
-    # being enforced (SQLite enforces it only when asked).
+def lease_remove(session, lease_id: str, reservation_ids: list) -> None:
+    """Delete a lease, its reservation rows and events; the plugins have
+    deleted their details first. Explicit deletes: the service must not
+    depend on ON DELETE CASCADE being enforced (SQLite enforces it only
+    when asked)."""
     if reservation_ids:
-        fip_res = sa.select(fip_models.FloatingIPReservation.id).where(
-            fip_models.FloatingIPReservation.reservation_id.in_(
-                reservation_ids))
-        session.execute(sa.delete(fip_models.RequiredFloatingIP).where(
-            fip_models.RequiredFloatingIP.floatingip_reservation_id.in_(
-                fip_res)))
-        for model in (fip_models.FloatingIPReservation,
-                      fip_models.FloatingIPAllocation,
-                      models.ComputeHostReservation,
-                      models.ComputeHostAllocation):
-            session.execute(sa.delete(model).where(
-                model.reservation_id.in_(reservation_ids)))
         session.execute(sa.delete(models.Reservation).where(
             models.Reservation.id.in_(reservation_ids)))
     session.execute(sa.delete(models.Event).where(
         models.Event.lease_id == lease_id))
+    session.execute(sa.delete(models.Lease).where(
+        models.Lease.id == lease_id))
 
 
 def lease_set_status(context, lease_id: str, status: str,
-                     reservation_status: str | None = None,
-                     release: bool = False) -> dict:
-    """Set a lease's (and optionally its reservations') status.
-
-    ``release`` drops the lease's allocations (the lease is over).
-    """
+                     reservation_status: str | None = None) -> dict:
+    """Set a lease's (and optionally its reservations') status; the lease
+    without details."""
     with db_session.writer.using(context) as session:
-        lease = _get_model(session, lease_id, lock=True)
-        lease.status = status
-        reservation_ids = list(session.scalars(
-            sa.select(models.Reservation.id).where(
-                models.Reservation.lease_id == lease_id)))
-        if reservation_status is not None and reservation_ids:
+        _get_model(session, lease_id, lock=True)
+        session.execute(sa.update(models.Lease).where(
+            models.Lease.id == lease_id).values(status=status)
+            .execution_options(synchronize_session=False))
+        if reservation_status is not None:
             session.execute(sa.update(models.Reservation).where(
-                models.Reservation.id.in_(reservation_ids))
-                .values(status=reservation_status))
-        if release:
-            for reservation_id in reservation_ids:
-                allocation_api.release_hosts(session, reservation_id)
-                allocation_api.release_floatingips(session, reservation_id)
+                models.Reservation.lease_id == lease_id)
+                .values(status=reservation_status)
+                .execution_options(synchronize_session=False))
         session.flush()
-        session.expire_all()
-        return _to_dicts(session, [_get_model(session, lease_id)])[0]
+        return lease_read(session, lease_id)
 
 
 # Events
@@ -386,8 +225,8 @@ def events_due(context, now: datetime.datetime,
     query = (sa.select(event.id, event.lease_id, event.event_type,
                        event.time, event.status)
              .where(event.time <= now,
-                    sa.or_(event.status == 'UNDONE',
-                           sa.and_(event.status == 'IN_PROGRESS',
+                    sa.or_(event.status == states.Event.UNDONE,
+                           sa.and_(event.status == states.Event.IN_PROGRESS,
                                    event.updated_at < stale)))
              .order_by(event.time, event.event_type).limit(limit))
     with db_session.reader.using(context) as session:
@@ -408,10 +247,10 @@ def event_claim(context, event_id: str, now: datetime.datetime,
         result = session.execute(
             sa.update(event)
             .where(event.id == event_id, event.time <= now,
-                   sa.or_(event.status == 'UNDONE',
-                          sa.and_(event.status == 'IN_PROGRESS',
+                   sa.or_(event.status == states.Event.UNDONE,
+                          sa.and_(event.status == states.Event.IN_PROGRESS,
                                   event.updated_at < stale)))
-            .values(status='IN_PROGRESS', updated_at=now)
+            .values(status=states.Event.IN_PROGRESS, updated_at=now)
             .execution_options(synchronize_session=False))
         return result.rowcount == 1
 

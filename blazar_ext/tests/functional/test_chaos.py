@@ -28,6 +28,7 @@ from blazar_ext.db.models import base as models_base
 from blazar_ext.db import session as db_session
 from blazar_ext.enforcement.filters import external_service
 from blazar_ext import exceptions
+from blazar_ext.plugins import loader
 from blazar_ext import rpc
 from blazar_ext.rpc import manager_client
 from blazar_ext.tests import base as blazar_base
@@ -66,14 +67,19 @@ class TestLeaseReadIsOneSnapshot(test_fixtures.OpportunisticDBTestMixin,
     def test_delete_between_the_queries_of_a_read(self):
         context = blazar_context.get_admin_context()
         start = datetime.datetime(2030, 1, 1, 0, 0)
-        lease = lease_api.lease_create(
-            context,
-            {'id': 'lease-1', 'name': 'l1', 'start_date': start,
-             'end_date': start + datetime.timedelta(hours=1),
-             'status': 'PENDING'},
-            [{'resource_type': 'physical:host', 'min': 1, 'max': 1}],
-            [{'event_type': 'start_lease', 'time': start}],
-            lambda *args: None)
+        plugin = loader.get().get('physical:host')
+        with db_session.writer.using(context) as session:
+            lease_api.lease_insert(session, {
+                'id': 'lease-1', 'name': 'l1', 'start_date': start,
+                'end_date': start + datetime.timedelta(hours=1),
+                'status': 'PENDING'})
+            reservation_id = lease_api.reservation_insert(
+                session, 'lease-1', 'physical:host', 'pending')
+            plugin.add_detail(session, reservation_id, plugin.normalize(
+                {'min': 1, 'max': 1}))
+            lease_api.set_events(session, 'lease-1', [
+                {'event_type': 'start_lease', 'time': start}])
+        lease = loader.get().lease_get(context, 'lease-1')
         self.assertEqual(1, len(lease['reservations']))
 
         real = lease_api._to_dicts
@@ -85,12 +91,15 @@ class TestLeaseReadIsOneSnapshot(test_fixtures.OpportunisticDBTestMixin,
             # reads the lease through _to_dicts too.)
             if not deleting:
                 deleting.append(True)
-                lease_api.lease_delete(blazar_context.get_admin_context(),
-                                       'lease-1')
+                admin = blazar_context.get_admin_context()
+                with db_session.writer.using(admin) as other:
+                    plugin.delete_details(other, [reservation_id])
+                    lease_api.lease_remove(other, 'lease-1',
+                                           [reservation_id])
             return real(session, leases)
 
         with mock.patch.object(lease_api, '_to_dicts', delete_then_read):
-            seen = lease_api.lease_get(context, 'lease-1')
+            seen = loader.get().lease_get(context, 'lease-1')
         self.assertEqual([lease['reservations'][0]['id']],
                          [r['id'] for r in seen['reservations']])
         self.assertEqual(1, seen['reservations'][0]['min'])

@@ -1,0 +1,188 @@
+"""The resource-type contract: what the manager asks of each plugin.
+
+One subclass of ``ResourcePlugin`` per reservable type (``physical:host``,
+``virtual:floatingip``, ...), registered as an entry point in the
+``blazar_ext.resource.plugins`` namespace and enabled by ``[manager]
+plugins`` (see blazar_ext.plugins.loader and
+doc/source/contributor/resource-type.rst).
+
+How the manager drives a plugin:
+
+- ``normalize`` runs first, outside any transaction: it validates the
+  request and parses its query once; the parsed form rides on the returned
+  ``Spec`` (``spec.parsed``) to every later call.
+- The manager opens the writer transaction and, inside it, calls the db API
+  for the lease rows and the plugin for its part: ``add_detail`` /
+  ``update_detail`` (the type's reservation row) and ``allocate`` /
+  ``reallocate`` (hold resources for the window). Raising rolls everything
+  back; nothing is left behind. The plugin never opens a transaction of its
+  own on these paths and never calls the manager.
+- ``candidates`` answers what ``allocate`` would pick, without holding
+  anything, for the usage enforcement payloads.
+- ``on_start``, ``before_end`` and ``on_end`` run from the lease events,
+  outside the allocation transaction; they may call foreign services.
+- ``heal`` re-places what a reservation lost when a resource went out of
+  service, or reports it missing.
+"""
+
+import abc
+import datetime
+from typing import Any
+
+
+class Spec(dict):
+    """A normalized reservation request: plain JSON-able fields (stored,
+    sent to enforcement, shown) plus ``parsed``, the parsed form of its
+    query, which never leaves the process."""
+
+    def __init__(self, *args, parsed: Any = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.parsed = parsed
+
+    def copy_with(self, **fields) -> 'Spec':
+        """A copy with ``fields`` set, keeping the parsed form."""
+        return Spec(self, parsed=self.parsed, **fields)
+
+
+class ResourcePlugin(metaclass=abc.ABCMeta):
+    """One reservable resource type."""
+
+    #: The type as clients name it, e.g. ``'physical:host'``.
+    resource_type: str = ''
+
+    #: The detail fields of a reservation of this type, shown by the API
+    #: next to the common reservation columns and given back to
+    #: ``normalize`` as ``current`` on update.
+    detail_columns: tuple = ()
+
+    #: API routes this type adds under /v1, mounted only while it is
+    #: enabled: {path segment: 'module:ControllerClass'}. Strings, so that
+    #: loading a plugin in the manager does not import the API.
+    api_routes: dict = {}
+
+    #: Modules whose ``list_rules()`` give the policies of those routes
+    #: ('package.module' strings, for the same reason).
+    policy_modules: tuple = ()
+
+    # Requests
+
+    @abc.abstractmethod
+    def normalize(self, request: dict, current: dict | None = None,
+                  private_visible: bool = False) -> Spec:
+        """Validate a reservation request; Invalid names what is wrong.
+
+        ``current`` (on update) is the reservation as stored: it supplies
+        the fields the request leaves out. Parse the request's query here,
+        once, and keep it in ``Spec.parsed``. ``private_visible`` is the
+        API's policy answer: whether the caller may name private
+        capabilities (keep it in the parsed form if the query uses them).
+        """
+
+    def validate_update(self, current: dict, new: Spec,
+                        lease_status: str) -> None:
+        """Refuse a change the type does not allow in ``lease_status``
+        (Invalid or InvalidLeaseState). Default: any change."""
+
+    # Allocation (inside the manager's writer transaction)
+
+    @abc.abstractmethod
+    def allocate(self, context, session, reservation_id: str, spec: Spec,
+                 start: datetime.datetime, end: datetime.datetime) -> list:
+        """Hold resources for the window; their ids. NotEnoughResources
+        (a 409 naming what was short) rolls the lease back."""
+
+    @abc.abstractmethod
+    def reallocate(self, context, session, reservation_id: str, spec: Spec,
+                   start: datetime.datetime,
+                   end: datetime.datetime) -> list:
+        """Hold what the changed spec or window needs, keeping what still
+        fits and releasing the rest; NotEnoughResources as allocate."""
+
+    @abc.abstractmethod
+    def candidates(self, context, session, spec: Spec,
+                   start: datetime.datetime, end: datetime.datetime,
+                   reservation_id: str | None = None) -> list:
+        """The ids allocate (or reallocate, given ``reservation_id``)
+        would hold now, holding nothing: for the enforcement payloads."""
+
+    @abc.abstractmethod
+    def held(self, session, reservation_ids: list) -> dict:
+        """{reservation_id: [resource id, ...]} currently held."""
+
+    @abc.abstractmethod
+    def release(self, session, reservation_ids: list) -> None:
+        """Drop every allocation of these reservations (lease over)."""
+
+    @abc.abstractmethod
+    def load_resources(self, context, resource_ids: list) -> list:
+        """The resources (dicts with ``id``) for enforcement payloads;
+        ids no longer known are left out."""
+
+    # The type's reservation detail (its own table)
+
+    @abc.abstractmethod
+    def add_detail(self, session, reservation_id: str,
+                   spec: Spec) -> str | None:
+        """Store the detail row; returns the reservation's resource_id."""
+
+    @abc.abstractmethod
+    def update_detail(self, session, reservation_id: str,
+                      spec: Spec) -> None:
+        """Store the changed detail."""
+
+    @abc.abstractmethod
+    def details(self, session, reservation_ids: list) -> dict:
+        """{reservation_id: {detail column: value}} in one or two
+        queries."""
+
+    @abc.abstractmethod
+    def delete_details(self, session, reservation_ids: list) -> None:
+        """Delete the detail rows (and any allocations) of these
+        reservations; the lease rows go after."""
+
+    # Views
+
+    def view(self, reservation: dict) -> dict:
+        """The type's fields of a reservation, as the API shows them."""
+        return {name: reservation.get(name) for name in self.detail_columns}
+
+    def spec_of(self, reservation: dict) -> dict:
+        """The stored reservation as a request (for ``current`` and the
+        enforcement payloads)."""
+        spec = {name: reservation.get(name) for name in self.detail_columns}
+        spec['resource_type'] = self.resource_type
+        spec['id'] = reservation['id']
+        return spec
+
+    # Lifecycle (outside the allocation transaction)
+
+    def on_start(self, context, reservation: dict) -> None:
+        """The lease starts: make the held resources usable."""
+
+    def before_end(self, context, reservation: dict) -> None:
+        """The lease nears its end ([manager] minutes_before_end_lease)."""
+
+    def on_end(self, context, reservation: dict) -> None:
+        """The lease ends (or an active lease is deleted): undo on_start.
+        Allocations are released by the manager afterwards."""
+
+    # Healing
+
+    def heal(self, session, reservation: dict, lost: list,
+             start: datetime.datetime, end: datetime.datetime) -> dict:
+        """Resources ``lost`` (ids this reservation holds, now out of
+        service) need a replacement for ``start``..``end`` (the rest of the
+        lease's window: from now if it is active).
+
+        ``reservation`` carries its detail (``details``). Runs inside the
+        writer transaction of the healing (blazar_ext.manager.healing),
+        like allocate: release each lost id that can be replaced and hold a
+        free one matching the same request for the window. Returns {lost
+        id: replacement id, or None where nothing fits (that allocation
+        stays; the reservation is flagged ``missing_resources`` and its
+        lease ``degraded``)}. A shortfall is a result, not an error: do not
+        raise NotEnoughResources.
+
+        Default: replace nothing, so every lost resource is flagged.
+        """
+        return {old: None for old in lost}

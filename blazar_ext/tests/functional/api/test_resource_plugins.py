@@ -1,0 +1,120 @@
+"""Resource types as plugins: loading by entry point, [manager] plugins,
+and a third-party type (tests/functional/widget) through the whole
+service."""
+
+import os
+import sys
+
+import fixtures
+
+from blazar_ext import exceptions
+from blazar_ext.plugins import loader
+from blazar_ext.tests.functional.api import test_leases
+from blazar_ext.tests.functional.widget import plugin as widget
+
+ALL = ['physical.host.plugin', 'virtual.floatingip.plugin']
+DIST = os.path.join(os.path.dirname(widget.__file__), 'dist')
+
+
+def widget_reservation(**values) -> dict:
+    return dict({'resource_type': 'test:widget', 'amount': 1}, **values)
+
+
+class WidgetInstalled(fixtures.Fixture):
+    """The test:widget distribution on sys.path (so its entry point is
+    found, as a pip-installed plugin's would be) and its tables created."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def _setUp(self):
+        self.useFixture(fixtures.MonkeyPatch('sys.path', [DIST] + sys.path))
+        # stevedore remembers a namespace's entry points per process.
+        self.useFixture(fixtures.MonkeyPatch(
+            'stevedore.extension.ExtensionManager.ENTRY_POINT_CACHE', {}))
+        widget.Base.metadata.create_all(self.engine)
+        self.addCleanup(widget.Base.metadata.drop_all, self.engine)
+        del widget.CALLS[:]
+
+
+class TestThirdPartyPlugin(test_leases.LeaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(WidgetInstalled(self.db.engine))
+        self.conf.set_override('plugins', ALL + ['test.widget.plugin'],
+                               group='manager')
+
+    def test_lease_lifecycle(self):
+        lease = self.create(start='now', reservations=[
+            widget_reservation(amount=2, colour='red')])
+        reservation = lease['reservations'][0]
+        self.assertEqual('test:widget', reservation['resource_type'])
+        self.assertEqual(2, reservation['amount'])
+        self.assertEqual('red', reservation['colour'])
+        self.assertIn(('allocate', 'RED'), widget.CALLS)
+
+        # Two of three widgets are held: a second lease for two is a 409
+        # naming the shortage, and leaves nothing behind.
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'second', 'start_date': 'now',
+            'end_date': test_leases._date(120),
+            'reservations': [widget_reservation(amount=2)]})
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertIn('needs 2 widget(s); 1 free', resp.text)
+        names = [le['name'] for le in
+                 self.request('GET', '/v1/leases').json()['leases']]
+        self.assertEqual(['lease-1'], names)
+
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'], {
+            'reservations': [{'id': reservation['id'], 'amount': 3}]})
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual(3, resp.json()['lease']['reservations'][0]['amount'])
+
+        self.run_events()
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+        self.assertIn(('on_start', reservation['id']), widget.CALLS)
+
+        resp = self.request('DELETE', '/v1/leases/%s' % lease['id'])
+        self.assertEqual(204, resp.status, resp.text)
+        self.assertIn(('on_end', reservation['id']), widget.CALLS)
+        with self.db.engine.connect() as conn:
+            for table in widget.Base.metadata.sorted_tables:
+                self.assertEqual([], conn.execute(table.select()).all(),
+                                 table.name)
+
+    def test_mixed_with_a_builtin_type(self):
+        self.add_host('h1')
+        lease = self.create(reservations=[test_leases.host_reservation(),
+                                          widget_reservation()])
+        self.assertEqual(['physical:host', 'test:widget'],
+                         [r['resource_type'] for r in lease['reservations']])
+        self.assertEqual([1, 1], [lease['reservations'][0]['min'],
+                                  lease['reservations'][1]['amount']])
+
+
+class TestEnabledPlugins(test_leases.LeaseTestCase):
+
+    def test_disabled_type_is_refused_and_unrouted(self):
+        self.conf.set_override('plugins', ['virtual.floatingip.plugin'],
+                               group='manager')
+        self.assertEqual(404, self.request('GET', '/v1/os-hosts').status)
+        self.assertEqual(200, self.request('GET', '/v1/floatingips').status)
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'l', 'start_date': test_leases._date(60),
+            'end_date': test_leases._date(120),
+            'reservations': [test_leases.host_reservation()]})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn("resource_type 'physical:host' is not enabled; "
+                      "enabled: virtual:floatingip", resp.text)
+
+    def test_default_enables_the_builtin_types(self):
+        self.assertEqual({'physical:host', 'virtual:floatingip'},
+                         set(loader.get().by_type))
+        self.assertEqual(200, self.request('GET', '/v1/os-hosts').status)
+
+    def test_unknown_name_stops_loading(self):
+        self.conf.set_override('plugins', ['no.such.plugin'],
+                               group='manager')
+        exc = self.assertRaises(exceptions.ConfigurationError, loader.get)
+        self.assertIn('no.such.plugin', str(exc))
