@@ -46,7 +46,7 @@ class TestThirdPartyPlugin(test_leases.LeaseTestCase):
                                group='manager')
 
     def test_lease_lifecycle(self):
-        lease = self.create(start='now', reservations=[
+        lease = self.create(reservations=[
             widget_reservation(amount=2, colour='red')])
         reservation = lease['reservations'][0]
         self.assertEqual('test:widget', reservation['resource_type'])
@@ -57,8 +57,8 @@ class TestThirdPartyPlugin(test_leases.LeaseTestCase):
         # Two of three widgets are held: a second lease for two is a 409
         # naming the shortage, and leaves nothing behind.
         resp = self.request('POST', '/v1/leases', {
-            'name': 'second', 'start_date': 'now',
-            'end_date': test_leases._date(120),
+            'name': 'second', 'start_date': test_leases._date(90),
+            'end_date': test_leases._date(150),
             'reservations': [widget_reservation(amount=2)]})
         self.assertEqual(409, resp.status, resp.text)
         self.assertIn('needs 2 widget(s); 1 free', resp.text)
@@ -71,7 +71,7 @@ class TestThirdPartyPlugin(test_leases.LeaseTestCase):
         self.assertEqual(200, resp.status, resp.text)
         self.assertEqual(3, resp.json()['lease']['reservations'][0]['amount'])
 
-        self.run_events()
+        self.run_events(minutes=61)
         self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
         self.assertIn(('on_start', reservation['id']), widget.CALLS)
 
