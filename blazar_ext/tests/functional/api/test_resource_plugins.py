@@ -9,7 +9,7 @@ import fixtures
 
 from blazar_ext import exceptions
 from blazar_ext.plugins import loader
-from blazar_ext.tests.functional.api import test_leases
+from blazar_ext.tests import base
 from blazar_ext.tests.functional.widget import plugin as widget
 
 ALL = ['physical.host.plugin', 'virtual.floatingip.plugin']
@@ -37,7 +37,7 @@ class WidgetInstalled(fixtures.Fixture):
         del widget.CALLS[:]
 
 
-class TestThirdPartyPlugin(test_leases.LeaseTestCase):
+class TestThirdPartyPlugin(base.LeaseTestCase):
 
     def setUp(self):
         super().setUp()
@@ -57,8 +57,8 @@ class TestThirdPartyPlugin(test_leases.LeaseTestCase):
         # Two of three widgets are held: a second lease for two is a 409
         # naming the shortage, and leaves nothing behind.
         resp = self.request('POST', '/v1/leases', {
-            'name': 'second', 'start_date': test_leases._date(90),
-            'end_date': test_leases._date(150),
+            'name': 'second', 'start_date': base.lease_date(90),
+            'end_date': base.lease_date(150),
             'reservations': [widget_reservation(amount=2)]})
         self.assertEqual(409, resp.status, resp.text)
         self.assertIn('needs 2 widget(s); 1 free', resp.text)
@@ -85,7 +85,7 @@ class TestThirdPartyPlugin(test_leases.LeaseTestCase):
 
     def test_mixed_with_a_builtin_type(self):
         self.add_host('h1')
-        lease = self.create(reservations=[test_leases.host_reservation(),
+        lease = self.create(reservations=[base.host_reservation(),
                                           widget_reservation()])
         self.assertEqual(['physical:host', 'test:widget'],
                          [r['resource_type'] for r in lease['reservations']])
@@ -93,7 +93,7 @@ class TestThirdPartyPlugin(test_leases.LeaseTestCase):
                                   lease['reservations'][1]['amount']])
 
 
-class TestEnabledPlugins(test_leases.LeaseTestCase):
+class TestEnabledPlugins(base.LeaseTestCase):
 
     def test_disabled_type_is_refused_and_unrouted(self):
         self.conf.set_override('plugins', ['virtual.floatingip.plugin'],
@@ -101,9 +101,9 @@ class TestEnabledPlugins(test_leases.LeaseTestCase):
         self.assertEqual(404, self.request('GET', '/v1/os-hosts').status)
         self.assertEqual(200, self.request('GET', '/v1/floatingips').status)
         resp = self.request('POST', '/v1/leases', {
-            'name': 'l', 'start_date': test_leases._date(60),
-            'end_date': test_leases._date(120),
-            'reservations': [test_leases.host_reservation()]})
+            'name': 'l', 'start_date': base.lease_date(60),
+            'end_date': base.lease_date(120),
+            'reservations': [base.host_reservation()]})
         self.assertEqual(400, resp.status, resp.text)
         self.assertIn("resource_type 'physical:host' is not enabled; "
                       "enabled: virtual:floatingip", resp.text)
