@@ -8,10 +8,9 @@ import yaml
 
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_floatingips
-from blazar_ext.tests.functional.api import test_host_availability
 
-_at = test_host_availability._at
+_at = base.lease_date
+NET = 'net-1'
 ALICE = fixtures.user_headers(project='proj-a', user='alice')
 BOB = fixtures.user_headers(project='proj-b', user='bob')
 
@@ -147,11 +146,12 @@ class TestFloatingIPCalendar(CalendarTestCase):
     def test_addresses_and_reservations(self):
         for address in ('172.24.4.10', '172.24.4.11'):
             resp = self.request('POST', '/v1/floatingips', {
-                'floating_network_id': test_floatingips.NET,
+                'floating_network_id': NET,
                 'floating_ip_address': address})
             self.assertEqual(201, resp.status, resp.text)
         lease = self.create(name='fip-lease', headers=ALICE, reservations=[
-            test_floatingips.fip_reservation(amount=1)])
+            {'resource_type': 'virtual:floatingip', 'network_id': NET,
+             'amount': 1}])
         body = self.calendar('floatingips', headers=BOB).json()['calendar']
         self.assertEqual(['172.24.4.10', '172.24.4.11'],
                          [r['name'] for r in body['resources']])
