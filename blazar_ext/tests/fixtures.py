@@ -168,3 +168,28 @@ class RealServerFixture(fixtures.Fixture):
         thread.start()
         self.addCleanup(thread.join, 10)
         self.addCleanup(self.server.stop)
+
+
+class EntryPointFixture(fixtures.Fixture):
+    """Registers ``name = target`` in the entry point ``group`` for the
+    test, as an installed package would: a distribution's metadata on
+    sys.path, which importlib.metadata (and so stevedore) reads."""
+
+    def __init__(self, group: str, name: str, target: str):
+        super().__init__()
+        self.group, self.name, self.target = group, name, target
+
+    def _setUp(self):
+        root = self.useFixture(fixtures.TempDir()).path
+        info = os.path.join(root, 'blazar_ext_test_plugins-1.0.dist-info')
+        os.mkdir(info)
+        with open(os.path.join(info, 'METADATA'), 'w') as f:
+            f.write('Metadata-Version: 2.1\nName: blazar-ext-test-plugins'
+                    '\nVersion: 1.0\n')
+        with open(os.path.join(info, 'entry_points.txt'), 'w') as f:
+            f.write('[%s]\n%s = %s\n'
+                    % (self.group, self.name, self.target))
+        # stevedore caches entry points per sys.path: a new path entry is
+        # a fresh scan.
+        self.useFixture(fixtures.MonkeyPatch('sys.path',
+                                             [root] + sys.path))

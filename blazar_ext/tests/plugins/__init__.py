@@ -1,0 +1,2 @@
+"""Plugins that exist only for the tests, as the contributor guide's
+how-tos describe them (doc/source/contributor/)."""
