@@ -189,7 +189,10 @@ class EntryPointFixture(fixtures.Fixture):
         with open(os.path.join(info, 'entry_points.txt'), 'w') as f:
             f.write('[%s]\n%s = %s\n'
                     % (self.group, self.name, self.target))
-        # stevedore caches entry points per sys.path: a new path entry is
-        # a fresh scan.
+        # stevedore caches entry points per sys.path (a new path entry is
+        # a fresh scan) and per namespace in the process (emptied for the
+        # test, so the group is read again before and after).
         self.useFixture(fixtures.MonkeyPatch('sys.path',
                                              [root] + sys.path))
+        self.useFixture(fixtures.MonkeyPatch(
+            'stevedore.extension.ExtensionManager.ENTRY_POINT_CACHE', {}))
