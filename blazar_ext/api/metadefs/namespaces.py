@@ -3,6 +3,7 @@
 import urllib.parse
 
 from blazar_ext.api.metadefs import handler
+from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.db.api import metadef_namespace as ns_api
 from blazar_ext import exceptions
@@ -111,25 +112,17 @@ def index(req):
 def _embedded(data: dict) -> dict:
     objects = [handler.strip_read_only(o) for o in data.get('objects', [])]
     for obj in objects:
-        _check_required(obj)
+        obj['properties'] = properties.as_glance_stores(
+            obj.get('properties') or {})
     return {
-        'properties': data.get('properties'),
+        'properties': properties.as_glance_stores(
+            data.get('properties') or {}) or data.get('properties'),
         'objects': objects,
         'tags': [{'name': t['name']} for t in data.get('tags', [])],
         'associations': [
             handler.strip_read_only(a)
             for a in data.get('resource_type_associations', [])],
     }
-
-
-def _check_required(obj: dict) -> None:
-    """Names in an object's ``required`` must be among its properties."""
-    missing = sorted(set(obj.get('required') or [])
-                     - set(obj.get('properties') or {}))
-    if missing:
-        raise exceptions.Invalid(
-            reason='object %s requires %s, which it does not define'
-                   % (obj['name'], ', '.join(missing)))
 
 
 def create(req):
@@ -149,7 +142,17 @@ def create(req):
         values[key] = data.get(key)
     ns_api.namespace_create(ctx, values, **_embedded(data))
     created = ns_api.namespace_get_full(ctx, values['namespace'])
-    resp = handler.respond(view(created, full=True), status=201)
+    body = view(created, full=True)
+    # As Glance, the embedded lists sent come back, empty ones as [], and
+    # the tags in the order sent.
+    for key in ('properties', 'objects', 'tags'):
+        if key in data and key not in body:
+            body[key] = data[key]
+    if data.get('tags'):
+        by_name = {t['name']: t for t in body['tags']}
+        body['tags'] = [by_name[t['name']] for t in data['tags']
+                        if t['name'] in by_name]
+    resp = handler.respond(body, status=201)
     resp.location = view(created)['self']
     return resp
 
@@ -171,7 +174,9 @@ def show(req, namespace: str):
         full['properties'] = _prefixed(full['properties'], prefix)
         for obj in full['objects']:
             obj['properties'] = _prefixed(obj['properties'], prefix)
+    full['properties'] = properties.as_glance_stores(full['properties'])
     for obj in full['objects']:
+        obj['properties'] = properties.as_glance_stores(obj['properties'])
         obj['schema'] = schemas.schema_url('object')
         obj['self'] = handler.url('metadefs/namespaces', namespace,
                                   'objects', obj['name'])

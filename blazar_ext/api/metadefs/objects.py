@@ -1,14 +1,18 @@
 """/metadefs/namespaces/{namespace}/objects."""
 
 from blazar_ext.api.metadefs import handler
-from blazar_ext.api.metadefs import namespaces
+from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import schemas
+from blazar_ext.api.metadefs import tags
 from blazar_ext.db.api import metadef_object as object_api
+from blazar_ext import exceptions
 
 _BASE = '/metadefs/namespaces/{namespace}/objects'
 
 
 def view(namespace: str, obj: dict) -> dict:
+    obj = dict(obj, properties=properties.as_glance_stores(
+        obj.get('properties') or {}))
     return dict(obj, schema=schemas.schema_url('object'),
                 self=handler.url('metadefs/namespaces', namespace, 'objects',
                                  obj['name']))
@@ -16,6 +20,11 @@ def view(namespace: str, obj: dict) -> dict:
 
 def index(req, namespace: str):
     handler.visible_namespace(req, namespace, 'get_metadef_objects')
+    # Glance checks limit and the sort order here, then lists every
+    # object in creation order all the same.
+    params = tags.list_params(req, ('created_at', 'updated_at', 'name'))
+    if params.get('limit') == 0:
+        raise exceptions.Invalid(reason='limit param must be positive')
     objects = object_api.object_list(handler.context(req), namespace)
     return handler.respond({
         'objects': [view(namespace, o) for o in objects],
@@ -23,8 +32,11 @@ def index(req, namespace: str):
 
 
 def _values(req) -> dict:
+    # As Glance, ``required`` may name a property the object does not
+    # define (md-object-update sends the fetched list with new properties).
     data = handler.strip_read_only(handler.body(req, schemas.OBJECT))
-    namespaces._check_required(data)
+    data['properties'] = properties.as_glance_stores(
+        data.get('properties') or {})
     return data
 
 

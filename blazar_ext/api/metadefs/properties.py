@@ -7,15 +7,39 @@ from blazar_ext.db.api import metadef_property as property_api
 _BASE = '/metadefs/namespaces/{namespace}/properties'
 
 
+def as_glance(prop: dict) -> dict:
+    """A property definition as Glance keeps it: Glance reads ``default``
+    as text, so 100 becomes "100" and True "True", whatever the type, and
+    a list or an object is dropped."""
+    if 'default' not in prop:
+        return prop
+    prop = dict(prop)
+    default = prop.pop('default')
+    if isinstance(default, bool):
+        prop['default'] = str(default)
+    elif isinstance(default, (str, int, float)):
+        prop['default'] = str(default)
+    return prop
+
+
+def as_glance_stores(props: dict) -> dict:
+    """as_glance() of each definition of a {name: definition} map."""
+    return {name: as_glance(prop) if isinstance(prop, dict) else prop
+            for name, prop in props.items()}
+
+
 def index(req, namespace: str):
     handler.visible_namespace(req, namespace, 'get_metadef_properties')
     props = property_api.property_list(handler.context(req), namespace)
-    return handler.respond({'properties': props})
+    # Glance's values carry their name too.
+    return handler.respond({'properties': {
+        name: dict(as_glance(prop), name=name)
+        for name, prop in props.items()}})
 
 
 def create(req, namespace: str):
     handler.writable_namespace(req, namespace, 'add_metadef_property')
-    data = handler.body(req, schemas.PROPERTY)
+    data = as_glance(handler.body(req, schemas.PROPERTY))
     prop = property_api.property_create(handler.context(req), namespace,
                                         data['name'], data)
     return handler.respond(prop, status=201)
@@ -42,12 +66,12 @@ def show(req, namespace: str, name: str):
     stored = _unprefixed(req, ns, name)
     prop = property_api.property_get(handler.context(req), namespace, stored)
     prop['name'] = name
-    return handler.respond(prop)
+    return handler.respond(as_glance(prop))
 
 
 def update(req, namespace: str, name: str):
     handler.writable_namespace(req, namespace, 'modify_metadef_property')
-    data = handler.body(req, schemas.PROPERTY)
+    data = as_glance(handler.body(req, schemas.PROPERTY))
     prop = property_api.property_update(handler.context(req), namespace,
                                         name, data)
     return handler.respond(prop)

@@ -178,7 +178,9 @@ TAG = {
     'properties': _TAG_PROPERTIES,
 }
 
-RESOURCE_TYPE = dict(RESOURCE_TYPE_ASSOCIATION, name='resource_type',
+# Served at /schemas/metadefs/resource_type under Glance's own name.
+RESOURCE_TYPE = dict(RESOURCE_TYPE_ASSOCIATION,
+                     name='resource_type_association',
                      additionalProperties=False)
 
 # Request bodies that have no served document of their own.
@@ -236,7 +238,8 @@ DOCUMENTS = {
     'tag': TAG,
     'tags': _collection('tags', TAG),
     'resource_type': RESOURCE_TYPE,
-    'resource_types': _collection('resource_types', RESOURCE_TYPE),
+    'resource_types': _collection('resource_type_associations',
+                                  RESOURCE_TYPE),
 }
 
 

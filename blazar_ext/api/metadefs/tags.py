@@ -6,13 +6,44 @@ from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_tag as tag_api
+from blazar_ext import exceptions
 
 _BASE = '/metadefs/namespaces/{namespace}/tags'
 
 
+def list_params(req, sort_keys: tuple) -> dict:
+    """Glance's limit, sort_key and sort_dir of a listing; bad ones 400."""
+    params = req.GET
+    out = {}
+    if 'limit' in params:
+        try:
+            out['limit'] = int(params['limit'])
+        except ValueError:
+            raise exceptions.Invalid(
+                reason='limit param must be an integer (got %r)'
+                       % exceptions.cut(params['limit'], 80))
+        if out['limit'] < 0:
+            raise exceptions.Invalid(reason='limit param must be positive')
+    if 'sort_key' in params:
+        if params['sort_key'] not in sort_keys:
+            raise exceptions.Invalid(
+                reason='Invalid sort key: %s. It must be one of the '
+                       'following: %s.' % (exceptions.cut(
+                           params['sort_key'], 80), ', '.join(sort_keys)))
+        out['sort_key'] = params['sort_key']
+    if 'sort_dir' in params:
+        if params['sort_dir'] not in ('asc', 'desc'):
+            raise exceptions.Invalid(
+                reason='Invalid sort direction: %s' % exceptions.cut(
+                    params['sort_dir'], 80))
+        out['sort_dir'] = params['sort_dir']
+    return out
+
+
 def index(req, namespace: str):
     handler.visible_namespace(req, namespace, 'get_metadef_tags')
-    tags = tag_api.tag_list(handler.context(req), namespace)
+    tags = tag_api.tag_list(handler.context(req), namespace,
+                            **list_params(req, tag_api.SORT_KEYS))
     return handler.respond({'tags': tags})
 
 

@@ -34,8 +34,9 @@ def _to_dict(row) -> dict:
            'properties': base.load_json(row.json_schema) or {}}
     if row.description is not None:
         out['description'] = row.description
+    # Glance echoes an empty list that was given; no list, no key.
     required = base.load_json(row.required)
-    if required:
+    if required is not None:
         out['required'] = required
     return out
 
@@ -43,17 +44,18 @@ def _to_dict(row) -> dict:
 def _apply(row, values: dict) -> None:
     row.name = values['name']
     row.description = values.get('description')
-    row.required = base.dump_json(values.get('required') or [])
+    row.required = (base.dump_json(values['required'])
+                    if values.get('required') is not None else None)
     row.json_schema = base.dump_json(values.get('properties') or {})
 
 
 def object_list(context, namespace: str) -> list:
-    """Every object of the namespace, by name."""
+    """Every object of the namespace, in creation order (as Glance)."""
     with db_session.reader.using(context) as session:
         ns = base.get_model(session, namespace)
         rows = session.scalars(sa.select(models.MetadefObject).where(
             models.MetadefObject.namespace_id == ns.id)
-            .order_by(models.MetadefObject.name))
+            .order_by(models.MetadefObject.id))
         return [_to_dict(r) for r in rows]
 
 

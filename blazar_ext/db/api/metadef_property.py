@@ -33,12 +33,13 @@ def _get_model(session, namespace: str, name: str):
 
 
 def property_list(context, namespace: str) -> dict:
-    """{name: schema} of every property in the namespace."""
+    """{name: schema} of every property in the namespace, in creation
+    order (as Glance)."""
     with db_session.reader.using(context) as session:
         ns = base.get_model(session, namespace)
         rows = session.scalars(sa.select(models.MetadefProperty).where(
             models.MetadefProperty.namespace_id == ns.id)
-            .order_by(models.MetadefProperty.name))
+            .order_by(models.MetadefProperty.id))
         return {r.name: base.load_json(r.json_schema) for r in rows}
 
 

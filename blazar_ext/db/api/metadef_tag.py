@@ -32,12 +32,21 @@ def _to_dict(row) -> dict:
             'updated_at': row.updated_at or row.created_at}
 
 
-def tag_list(context, namespace: str) -> list:
+# What a tag listing may be sorted by; Glance's default is the newest first.
+SORT_KEYS = ('created_at', 'updated_at', 'name')
+
+
+def tag_list(context, namespace: str, sort_key: str = 'created_at',
+             sort_dir: str = 'desc', limit: int | None = None) -> list:
+    """The namespace's tags, sorted as Glance sorts them (ties by id)."""
+    tag = models.MetadefTag
+    order = [getattr(tag, sort_key), tag.id]
+    if sort_dir == 'desc':
+        order = [column.desc() for column in order]
     with db_session.reader.using(context) as session:
         ns = base.get_model(session, namespace)
-        rows = session.scalars(sa.select(models.MetadefTag).where(
-            models.MetadefTag.namespace_id == ns.id)
-            .order_by(models.MetadefTag.name))
+        rows = session.scalars(sa.select(tag).where(
+            tag.namespace_id == ns.id).order_by(*order).limit(limit))
         return [_to_dict(r) for r in rows]
 
 

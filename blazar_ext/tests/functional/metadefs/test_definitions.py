@@ -93,7 +93,8 @@ class TestDefinitions(base.DBTestCase):
         self.assertEqual(['<or>', '<in>'], props['cpu_model']['operators'])
         self.assertEqual(['<or>'], props['cpu_vendor']['operators'])
         self.assertNotIn('operators', props['gpu_count'])
-        self.assertEqual(0, props['gpu_count']['default'])
+        # Glance keeps a default as text, whatever the property's type.
+        self.assertEqual('0', props['gpu_count']['default'])
         resp = self.api.request('DELETE', '/v2/metadefs/namespaces/' +
                                 HOST_NS)
         self.assertEqual(403, resp.status)

@@ -108,6 +108,39 @@ class TestGlanceClient(testtools.TestCase):
         out = self.glance('md-namespace-resource-type-list', 'hw')
         self.assertIn('| OS::Blazar::Host | cpu_info: |', out)
 
+    def test_object_update_keeps_a_required_property_gone(self):
+        # md-object-update merges the fetched object (required: [gpu])
+        # with the new schema, which no longer defines gpu: Glance
+        # accepts that, and so must we.
+        self.glance('md-namespace-create', 'acc')
+        obj = {'required': ['gpu'], 'properties': {
+            'gpu': {'title': 'GPU', 'type': 'string'}}}
+        self.glance('md-object-create', 'acc', '--name', 'Accel',
+                    '--schema', json.dumps(obj))
+        new = {'properties': {'fpga': {'title': 'FPGA', 'type': 'string'}}}
+        out = self.glance('md-object-update', 'acc', 'Accel', '--schema',
+                          json.dumps(new))
+        self.assertIn('fpga', out)
+        shown = self.glance('md-object-show', 'acc', 'Accel')
+        self.assertIn('["gpu"]', shown)
+        self.assertIn('fpga', shown)
+
+    def test_property_list_in_creation_order_with_glance_defaults(self):
+        self.glance('md-namespace-create', 'ordered')
+        for name in ('zeta', 'alpha', 'mid'):
+            self.glance('md-property-create', 'ordered', '--name', name,
+                        '--title', name.title(), '--type', 'string',
+                        '--schema', json.dumps({
+                            'type': 'string', 'title': name.title(),
+                            'default': 100}))
+        out = self.glance('md-property-list', 'ordered')
+        rows = [line.split('|')[1].strip() for line in out.splitlines()
+                if line.startswith('| ') and 'name' not in line.lower()]
+        self.assertEqual(['zeta', 'alpha', 'mid'], rows)
+        out = self.glance('md-property-show', 'ordered', 'zeta')
+        # Glance keeps the default as text: "100", not 100.
+        self.assertIn('| default     | 100', out)
+
     def test_namespace_import(self):
         definition = {
             'namespace': 'imported', 'visibility': 'public',
