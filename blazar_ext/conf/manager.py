@@ -23,10 +23,12 @@ ALL_OPTS = [
                     'the host description from the request.'),
     cfg.ListOpt('plugins',
                 default=['physical.host.plugin',
+                         'virtual.instance.plugin',
                          'virtual.floatingip.plugin'],
                 help='Resource types that may be reserved: names of entry '
                      'points in the blazar_ext.resource.plugins namespace '
-                     '(physical.host.plugin, virtual.floatingip.plugin). '
+                     '(physical.host.plugin, virtual.instance.plugin, '
+                     'virtual.floatingip.plugin). '
                      'A type left out has its API routes unmounted and its '
                      'reservations refused. The API reads it too.'),
     cfg.FloatOpt('event_interval', default=10.0, min=0.01,

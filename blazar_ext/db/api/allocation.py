@@ -15,6 +15,7 @@ import sqlalchemy as sa
 
 from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db import session as db_session
 
@@ -65,9 +66,14 @@ def host_candidates(session, host_filter, start: datetime.datetime,
     busy = sa.exists(sa.select(sa.literal(1)).where(
         alloc.compute_host_id == host.id,
         *_host_overlap(start, end, exclude_reservation_id)))
+    # Instance slots on a host and the whole host exclude each other.
+    slots = instance_models.InstanceAllocation
+    shared = sa.exists(sa.select(sa.literal(1)).where(
+        slots.compute_host_id == host.id, slots.start_date < end,
+        slots.end_date > start))
     query = sa.select(host.id).where(
         host.reservable == sa.true(), host.disabled == sa.false(),
-        host_filter, ~busy)
+        host_filter, ~busy, ~shared)
     if among is not None:
         query = query.where(host.id.in_(list(among)))
     if exclude_hosts:
@@ -90,6 +96,11 @@ def _recheck_hosts(session, ids, start, end, exclude_reservation_id) -> None:
             *_host_overlap(start, end, exclude_reservation_id))
         .with_for_update(read=True)).first()
     if taken is not None:
+        raise AllocationRace()
+    slots = instance_models.InstanceAllocation
+    if session.scalars(sa.select(slots.id).where(
+            slots.compute_host_id.in_(ids), slots.start_date < end,
+            slots.end_date > start).with_for_update(read=True)).first():
         raise AllocationRace()
 
 

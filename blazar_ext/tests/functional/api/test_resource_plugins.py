@@ -109,7 +109,8 @@ class TestEnabledPlugins(base.LeaseTestCase):
                       "enabled: virtual:floatingip", resp.text)
 
     def test_default_enables_the_builtin_types(self):
-        self.assertEqual({'physical:host', 'virtual:floatingip'},
+        self.assertEqual({'physical:host', 'virtual:instance',
+                          'virtual:floatingip'},
                          set(loader.get().by_type))
         self.assertEqual(200, self.request('GET', '/v1/os-hosts').status)
 

@@ -1,0 +1,199 @@
+"""virtual:instance reservations through the whole service: capacity from
+the hosts' Placement inventories, peak load over the window, affinity,
+exclusion with physical:host reservations, and updates."""
+
+import sqlalchemy as sa
+
+from blazar_ext.tests import base
+
+
+def instances(**values) -> dict:
+    spec = {'resource_type': 'virtual:instance', 'amount': 1, 'vcpus': 4,
+            'memory_mb': 4096, 'disk_gb': 20, 'affinity': None,
+            'resource_properties': ''}
+    spec.update(values)
+    return spec
+
+
+class InstanceTestCase(base.LeaseTestCase):
+
+    def add_hosts(self, count: int, vcpus: int = 8, **values) -> list:
+        return [self.add_host('h%d' % i, vcpus=vcpus, memory_mb=16384,
+                              local_gb=100, **values)['id']
+                for i in range(1, count + 1)]
+
+    def slots(self, lease: dict) -> dict:
+        """{host id: slots} the lease's instance reservation holds."""
+        [reservation] = lease['reservations']
+        with self.db.engine.connect() as conn:
+            rows = conn.execute(sa.text(
+                'SELECT compute_host_id, slots FROM instance_allocations '
+                'WHERE reservation_id = :r'), {'r': reservation['id']})
+            return {str(h): n for h, n in rows}
+
+    def refused(self, reservations, start=60, end=120, expect=409) -> str:
+        before = len(self.request('GET', '/v1/leases').json()['leases'])
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'refused', 'start_date': base.lease_date(start),
+            'end_date': base.lease_date(end),
+            'reservations': reservations})
+        self.assertEqual(expect, resp.status, resp.text)
+        # Nothing is left behind.
+        self.assertEqual(before, len(
+            self.request('GET', '/v1/leases').json()['leases']))
+        return resp.json()['error_message']
+
+
+class TestCapacity(InstanceTestCase):
+
+    def test_create_show_and_capacity_from_inventories(self):
+        self.add_hosts(2)
+        lease = self.create(reservations=[instances(amount=3)])
+        [reservation] = lease['reservations']
+        self.assertEqual(
+            {'resource_type': 'virtual:instance', 'amount': 3, 'vcpus': 4,
+             'memory_mb': 4096, 'disk_gb': 20, 'affinity': None,
+             'resource_properties': ''},
+            {k: reservation[k] for k in instances()})
+        self.assertEqual(3, sum(self.slots(lease).values()))
+        # 16 VCPU in all, 12 held: two more instances of 4 do not fit...
+        message = self.refused([instances(amount=2)])
+        self.assertIn('VCPU (8 needed, 4 free)', message)
+        # ...but one does, and any number in another window.
+        self.create(name='one', reservations=[instances()])
+        self.create(name='later', start=200, end=300,
+                    reservations=[instances(amount=4)])
+
+    def test_load_is_the_peak_over_the_window_not_the_sum(self):
+        self.add_hosts(1, vcpus=12)
+        self.create(name='a', start=60, end=120,
+                    reservations=[instances(amount=2)])
+        self.create(name='b', start=130, end=200,
+                    reservations=[instances(amount=2)])
+        # a and b never overlap: across both windows 8 of 12 VCPU are in
+        # use at most, so one more instance of 4 fits; a sum would refuse.
+        self.create(name='c', start=60, end=200,
+                    reservations=[instances(amount=1)])
+        self.assertIn('VCPU (4 needed, 0 free)', self.refused(
+            [instances(amount=1)], start=100, end=140))
+
+    def test_allocation_ratio_and_reserved_count(self):
+        [host_id] = self.add_hosts(1)
+        provider = self.request(
+            'GET', '/placement/resource_providers?name=h1',
+            headers=base_placement()).json()['resource_providers'][0]
+        resp = self.request(
+            'PUT', '/placement/resource_providers/%s/inventories/VCPU'
+            % provider['uuid'],
+            {'resource_provider_generation': provider['generation'],
+             'total': 8, 'reserved': 2, 'allocation_ratio': 2.0},
+            headers=base_placement())
+        self.assertEqual(200, resp.status, resp.text)
+        # (8 - 2) x 2.0 = 12 VCPU: three instances of 4, not four.
+        self.create(reservations=[instances(amount=3, memory_mb=1024)])
+        self.refused([instances(amount=1, memory_mb=1024)])
+
+    def test_resource_properties_choose_the_hosts(self):
+        self.add_host('plain', vcpus=8, memory_mb=16384, local_gb=100)
+        gpu = self.add_host('gpu', vcpus=8, memory_mb=16384, local_gb=100,
+                            gpu='true')
+        lease = self.create(reservations=[instances(
+            amount=2, resource_properties='["==", "$gpu", "true"]')])
+        self.assertEqual({str(gpu['id']): 2}, self.slots(lease))
+        self.refused([instances(
+            resource_properties='["==", "$gpu", "true"]')])
+
+    def test_bad_requests_are_400(self):
+        self.add_hosts(1)
+        for bad in (instances(vcpus=0), instances(amount='x'),
+                    instances(affinity='maybe'),
+                    instances(resource_properties='[')):
+            message = self.refused([bad], expect=400)
+            self.assertTrue(message, bad)
+
+
+class TestAffinity(InstanceTestCase):
+
+    def test_affinity_true_puts_all_on_one_host(self):
+        self.add_hosts(2)
+        self.assertIn('no single host', self.refused(
+            [instances(amount=3, affinity=True)]))
+        lease = self.create(reservations=[instances(amount=2,
+                                                    affinity='True')])
+        self.assertEqual([2], list(self.slots(lease).values()))
+
+    def test_affinity_false_puts_each_on_its_own_host(self):
+        self.add_hosts(2, vcpus=16)
+        self.assertIn('fewer than 3 hosts', self.refused(
+            [instances(amount=3, affinity=False)]))
+        lease = self.create(reservations=[instances(amount=2,
+                                                    affinity='False')])
+        self.assertEqual([1, 1], list(self.slots(lease).values()))
+
+
+class TestExclusionWithHosts(InstanceTestCase):
+
+    def test_a_host_reservation_excludes_instances(self):
+        self.add_hosts(1)
+        self.create(name='whole', reservations=[base.host_reservation()])
+        self.refused([instances()], start=90, end=150)
+        self.create(name='after', start=130, end=200,
+                    reservations=[instances()])
+
+    def test_instances_exclude_a_host_reservation(self):
+        self.add_hosts(1)
+        self.create(name='slots', reservations=[instances()])
+        self.refused([base.host_reservation()], start=90, end=150)
+
+
+class TestUpdate(InstanceTestCase):
+
+    def update(self, lease, expect=200, **values) -> dict:
+        [reservation] = lease['reservations']
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'], {
+            'reservations': [dict(values, id=reservation['id'])]})
+        self.assertEqual(expect, resp.status, resp.text)
+        return resp.json().get('lease', resp.json())
+
+    def test_before_start_any_field(self):
+        self.add_hosts(2)
+        lease = self.create(reservations=[instances(amount=2)])
+        lease = self.update(lease, vcpus=8, affinity=False)
+        self.assertEqual((8, False), (lease['reservations'][0]['vcpus'],
+                                      lease['reservations'][0]['affinity']))
+        self.assertEqual([1, 1], list(self.slots(lease).values()))
+        body = self.update(lease, expect=409, amount=3)
+        self.assertIn('VCPU', body['error_message'])
+        self.assertEqual(2, self.show(lease['id'])['reservations'][0]
+                         ['amount'])
+
+    def test_once_active_only_amount_grows(self):
+        self.add_hosts(2)
+        lease = self.create(reservations=[instances(amount=2)])
+        self.run_events(minutes=61)
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+        held = self.slots(lease)
+        lease = self.update(lease, amount=3)
+        grown = self.slots(lease)
+        self.assertEqual(3, sum(grown.values()))
+        # The running instances keep their hosts.
+        for host_id, count in held.items():
+            self.assertGreaterEqual(grown[host_id], count)
+        self.assertIn('only the amount', self.update(
+            lease, expect=409, vcpus=2)['error_message'])
+        self.assertIn('not shrink', self.update(
+            lease, expect=409, amount=1)['error_message'])
+        self.assertIn('VCPU', self.update(
+            lease, expect=409, amount=5)['error_message'])
+
+    def test_end_of_lease_releases(self):
+        self.add_hosts(1)
+        lease = self.create(reservations=[instances(amount=2)])
+        self.run_events(minutes=61)
+        self.run_events(minutes=121)
+        self.assertEqual('TERMINATED', self.show(lease['id'])['status'])
+        self.assertEqual({}, self.slots(lease))
+
+
+def base_placement() -> dict:
+    return {'OpenStack-API-Version': 'placement 1.39'}
