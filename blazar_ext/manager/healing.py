@@ -114,7 +114,7 @@ class Healer:
     def _heal_reservations(self, session, resource_type: str,
                            items: list) -> list:
         """The resource type's healing for (reservation, lost, start, end)
-        items: its ``heal_all`` if it has one, else ``heal`` each."""
+        items, through its ``heal_many`` hook."""
         plugin = self.leases.plugins.by_type.get(resource_type)
         if plugin is None:  # a type since disabled: flag it
             return [{old: None for old in item[1]} for item in items]
@@ -122,10 +122,7 @@ class Healer:
         details = plugin.details(session, [item[0]['id'] for item in items])
         items = [(dict(item[0], **details.get(item[0]['id'], {})),)
                  + tuple(item[1:]) for item in items]
-        heal_all = getattr(plugin, 'heal_all', None)
-        if heal_all is not None:
-            return heal_all(session, items)
-        return [plugin.heal(session, *item) for item in items]
+        return plugin.heal_many(session, items)
 
     def _notify(self, context, outcomes: list) -> None:
         worth = [o for o in outcomes if o['replaced'] or o['newly_missing']]

@@ -186,3 +186,13 @@ class ResourcePlugin(metaclass=abc.ABCMeta):
         Default: replace nothing, so every lost resource is flagged.
         """
         return {old: None for old in lost}
+
+    def heal_many(self, session, items: list) -> list:
+        """``heal`` for each (reservation, lost, start, end) of ``items``,
+        in one healing transaction; one result per item, in order.
+
+        A host failure hands over every reservation it held at once: a
+        type that can pick many replacements in one query overrides this
+        (physical:host does). Default: ``heal`` each.
+        """
+        return [self.heal(session, *item) for item in items]

@@ -274,7 +274,7 @@ class HostReservationPlugin(base.ResourcePlugin):
                                           end)
         return {old: replaced.get(old) for old in lost}
 
-    def heal_all(self, session, items: list) -> list:
+    def heal_many(self, session, items: list) -> list:
         """``heal`` for many (reservation, lost, start, end) at once: the
         reservations that lost one host and ask the same thing get their
         replacements from one query; the others, and any two whose
