@@ -392,6 +392,16 @@ class TestClient(PropertiesTestCase):
     def test_list_show_set(self):
         self.assertEqual([], json.loads(
             self._openstack('list', '--detail', '-f', 'json')))
+        # The README's words: a new capability is private, so even an
+        # admin's show says it does not exist until it is published.
+        cmd = [os.path.join(os.path.dirname(sys.executable), 'openstack'),
+               '--os-auth-type', 'admin_token', '--os-endpoint',
+               self.server.endpoint + '/v1', '--os-token', 'admin',
+               'reservation', 'host', 'property', 'show', 'gpu']
+        result = subprocess.run(cmd, capture_output=True, text=True,
+                                timeout=120)
+        self.assertNotEqual(0, result.returncode)
+        self.assertIn('The resource property does not exist', result.stderr)
         out = self._openstack('set', 'gpu', '--public')
         self.assertIn('Updated host property: gpu', out)
         listed = json.loads(self._openstack('list', '--detail', '-f',
