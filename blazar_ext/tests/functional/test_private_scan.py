@@ -62,7 +62,9 @@ def open_read_policy() -> dict:
     rules = {}
     for rule in policies.list_rules():
         methods = {op['method'] for op in getattr(rule, 'operations', [])}
-        if (methods == {'GET'} and rule.check_str == 'rule:admin'
+        admin_only = (rule.check_str == 'rule:admin'
+                      or rule.name.startswith('placement:'))
+        if (methods == {'GET'} and admin_only
                 and rule.name not in NOT_OPENED):
             rules[rule.name] = '@'
     return rules

@@ -70,6 +70,7 @@ UPDATE = {
 
 # GET /v1/os-hosts query: pagination and a field filter, extensions to
 # Blazar's API (its client sends none of them, and gets every host).
+# Other parameters are ignored, as upstream Blazar ignores them.
 LIST_QUERY = {
     'type': 'object',
     'properties': {
@@ -78,5 +79,5 @@ LIST_QUERY = {
         'fields': {'type': 'string', 'minLength': 1, 'maxLength': 8192,
                    'pattern': r'^[^,]+(,[^,]+)*$'},
     },
-    'additionalProperties': False,
+    'additionalProperties': True,
 }
