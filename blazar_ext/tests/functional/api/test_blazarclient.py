@@ -116,6 +116,14 @@ class TestBlazarClientLeases(base.APITestCase):
             'GET', '/placement/resource_providers/%s/inventories'
             % provider['uuid'], headers=placement).json()['inventories']
         self.assertEqual(16, inventories['VCPU']['total'])
+        # Sizes come from the registration: host set refuses them in one
+        # plain sentence, not JSON-schema text.
+        proc = self.openstack('host', 'set', '--extra', 'vcpus=12', 'node-1',
+                              ok=False)
+        self.assertNotEqual(0, proc.returncode)
+        self.assertIn('vcpus cannot be changed on a registered host',
+                      proc.stderr)
+        self.assertNotIn('should not be valid', proc.stderr)
         proc = self.openstack('host', 'create', '--extra', 'vcpus=many',
                               'node-2', ok=False)
         self.assertNotEqual(0, proc.returncode)
