@@ -232,6 +232,23 @@ class TestCalendarBars(CalendarBrowserTestCase):
         self.assertEqual('reserved by another project\n%s → %s UTC'
                          % (_at(10), _at(20)), self.driver.find_element(
                              'id', 'tooltip').get_attribute('textContent'))
+        self.assert_no_secrets()
+        # Another identity in the token field: its view, and nothing of
+        # the previous one once back.
+        self.use_token('admin')
+        self.assertIn('bob-secret-lease', [b['name'] for b in self.bars()])
+        self.use_token('alice:proj-a')
+        self.assertEqual(['alice-lease', 'reserved', 'reserved', 'reserved'],
+                         sorted(b['name'] for b in self.bars()))
+        self.assert_no_secrets()
+
+    def use_token(self, token: str) -> None:
+        field = self.driver.find_element('id', 'token')
+        field.clear()
+        field.send_keys(token)
+        browser.settle(self.driver, lambda: self.click('#auth button'))
+
+    def assert_no_secrets(self) -> None:
         source = self.driver.page_source
         for secret in ('admin-lease', 'bob-secret-lease',
                        self.bob_lease['id'], self.admin_lease['id']):

@@ -1102,6 +1102,10 @@
       state.token = $('token').value.trim();
       localStorage.setItem(TOKEN_KEY, state.token);
       setStatus('');
+      // Nothing seen under the previous identity stays on screen.
+      state.rowsTab = null;
+      state.rows = [];
+      state.leases = new Map();
       reload();
       loadProperties();
       loadTraits();
