@@ -31,6 +31,13 @@ ALL_OPTS = [
                      'virtual.floatingip.plugin). '
                      'A type left out has its API routes unmounted and its '
                      'reservations refused. The API reads it too.'),
+    cfg.StrOpt('compute_driver', default='none',
+               help='What virtual:instance reservations ask of a compute '
+                    'service at lease start and end (entry point in the '
+                    'blazar_ext.compute_drivers namespace): "none" (the '
+                    'Placement reservation providers only) or "nova" (a '
+                    'private flavor and, with affinity, a server group, '
+                    'through the [nova] options).'),
     cfg.FloatOpt('event_interval', default=10.0, min=0.01,
                  help='Seconds between two runs of the lease event loop, '
                       'which starts and ends leases when their time comes.'),

@@ -122,6 +122,13 @@ def _as_datetime(value) -> datetime.datetime:
     return value
 
 
+def _for_hooks(lease: dict, reservation: dict) -> dict:
+    """A reservation as the lifecycle hooks get it: with its lease's
+    owner (a compute driver gives the project access to its flavor)."""
+    return dict(reservation, project_id=lease.get('project_id'),
+                user_id=lease.get('user_id'))
+
+
 class LeaseManager:
     """The lease lifecycle; one instance per manager process.
 
@@ -455,7 +462,7 @@ class LeaseManager:
                           payload: dict | None = None) -> None:
         for reservation in lease['reservations']:
             self._plugin(reservation['resource_type']).on_end(
-                context, reservation)
+                context, _for_hooks(lease, reservation))
         self.enforcement.on_end(context, payload or self._payload(
             lease, [self._spec_of(r) for r in lease['reservations']]))
 
@@ -543,7 +550,7 @@ class LeaseManager:
         lease = self._set_status(context, lease_id, LEASE.STARTING)
         for reservation in lease['reservations']:
             self._plugin(reservation['resource_type']).on_start(
-                context, reservation)
+                context, _for_hooks(lease, reservation))
         return self._set_status(context, lease_id, LEASE.ACTIVE,
                                 reservation_status=RESERVATION.ACTIVE)
 
@@ -551,7 +558,7 @@ class LeaseManager:
         lease = self.lease_get(context, lease_id)
         for reservation in lease['reservations']:
             self._plugin(reservation['resource_type']).before_end(
-                context, reservation)
+                context, _for_hooks(lease, reservation))
         return lease
 
     def _end(self, context, lease_id: str) -> dict:

@@ -19,8 +19,10 @@ from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api import instance as instance_api
 from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db.api import reservation_provider
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
+from blazar_ext.plugins import compute
 from blazar_ext import states
 
 LOG = logging.getLogger(__name__)
@@ -139,12 +141,61 @@ def shortage(rooms: list, spec: dict) -> str:
     return 'the free room is split into pieces too small for one instance'
 
 
+def flavor(reservation: dict) -> dict:
+    """The flavor a compute service would boot the reserved instances
+    with: the reservation's size, and extra specs asking Placement for one
+    unit of its class (only the reserved hosts have it) and the
+    reservation's aggregate, as upstream Blazar's."""
+    return {'id': reservation['id'],
+            'name': compute.flavor_name(reservation['id']),
+            'vcpus': reservation.get('vcpus'),
+            'ram': reservation.get('memory_mb'),
+            'disk': reservation.get('disk_gb'),
+            'extra_specs': {
+                'resources:%s' % reservation_provider.resource_class(
+                    reservation['id']): '1',
+                'aggregate_instance_extra_specs:reservation':
+                    reservation['id']}}
+
+
 class InstanceReservationPlugin(base.ResourcePlugin):
     """Holds host capacity for instances of one size."""
 
     resource_type = RESOURCE_TYPE
     detail_columns = ('amount', 'vcpus', 'memory_mb', 'disk_gb',
                       'affinity', 'resource_properties')
+
+    def __init__(self, compute_driver: compute.ComputeDriver | None = None):
+        self._given = compute_driver
+        self._loaded: dict = {}
+
+    @property
+    def compute(self) -> compute.ComputeDriver:
+        """The given driver, else the one configured now (loaded once)."""
+        if self._given is not None:
+            return self._given
+        name = compute.CONF.manager.compute_driver
+        if name not in self._loaded:
+            self._loaded[name] = compute.load(name)
+        return self._loaded[name]
+
+    def view(self, reservation: dict) -> dict:
+        body = super().view(reservation)
+        body['resource_class'] = reservation_provider.resource_class(
+            reservation['id'])
+        body['flavor'] = flavor(reservation)
+        return body
+
+    # Lifecycle: the reservation shows in Placement while it is active.
+
+    def on_start(self, context, reservation: dict) -> None:
+        reservation_provider.create(context, reservation['id'])
+        self.compute.reservation_started(context, reservation,
+                                         flavor(reservation))
+
+    def on_end(self, context, reservation: dict) -> None:
+        self.compute.reservation_ended(context, reservation)
+        reservation_provider.remove(context, reservation['id'])
 
     def normalize(self, request: dict, current: dict | None = None,
                   private_visible: bool = False) -> base.Spec:

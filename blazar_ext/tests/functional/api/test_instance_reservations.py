@@ -197,3 +197,81 @@ class TestUpdate(InstanceTestCase):
 
 def base_placement() -> dict:
     return {'OpenStack-API-Version': 'placement 1.39'}
+
+
+class TestReservationProviders(InstanceTestCase):
+    """At lease start each host used gets a child provider holding
+    CUSTOM_RESERVATION_<ID>, one unit per slot; at the end it is gone."""
+
+    def candidates(self, resource_class: str) -> dict:
+        resp = self.request(
+            'GET', '/placement/allocation_candidates?resources=%s:1'
+            % resource_class, headers=base_placement())
+        self.assertEqual(200, resp.status, resp.text)
+        return resp.json()['provider_summaries']
+
+    def providers(self) -> dict:
+        return {p['name']: p for p in self.request(
+            'GET', '/placement/resource_providers',
+            headers=base_placement()).json()['resource_providers']}
+
+    def test_providers_while_active_and_gone_after(self):
+        self.add_hosts(3)
+        lease = self.create(reservations=[instances(amount=3,
+                                                    affinity=False)])
+        [reservation] = lease['reservations']
+        rc = 'CUSTOM_RESERVATION_%s' % reservation['id'].upper().replace(
+            '-', '_')
+        self.assertEqual(rc, reservation['resource_class'])
+        self.assertEqual({'resources:%s' % rc: '1',
+                          'aggregate_instance_extra_specs:reservation':
+                              reservation['id']},
+                         reservation['flavor']['extra_specs'])
+        self.assertEqual((4, 4096, 20), (
+            reservation['flavor']['vcpus'], reservation['flavor']['ram'],
+            reservation['flavor']['disk']))
+        # Pending: nothing in Placement yet.
+        self.assertEqual(400, self.request(
+            'GET', '/placement/allocation_candidates?resources=%s:1' % rc,
+            headers=base_placement()).status)
+
+        self.run_events(minutes=61)
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+        providers = self.providers()
+        children = {name: p for name, p in providers.items()
+                    if name.startswith('blazar_')}
+        self.assertEqual({'blazar_h1', 'blazar_h2', 'blazar_h3'},
+                         set(children))
+        for name, child in children.items():
+            self.assertEqual(providers[name[len('blazar_'):]]['uuid'],
+                             child['parent_provider_uuid'])
+        summaries = self.candidates(rc)
+        self.assertEqual({p['uuid'] for p in children.values()},
+                         set(summaries))
+        for summary in summaries.values():
+            self.assertEqual(1, summary['resources'][rc]['capacity'])
+
+        self.run_events(minutes=121)
+        self.assertEqual('TERMINATED', self.show(lease['id'])['status'])
+        self.assertEqual(set(), {name for name in self.providers()
+                                 if name.startswith('blazar_')})
+        self.assertEqual(404, self.request(
+            'GET', '/placement/resource_classes/%s' % rc,
+            headers=base_placement()).status)
+
+    def test_slots_on_one_host_are_units_of_one_inventory(self):
+        self.add_hosts(1)
+        lease = self.create(reservations=[instances(amount=2,
+                                                    affinity=True)])
+        rc = lease['reservations'][0]['resource_class']
+        self.run_events(minutes=61)
+        child = self.providers()['blazar_h1']
+        inventory = self.request(
+            'GET', '/placement/resource_providers/%s/inventories/%s'
+            % (child['uuid'], rc), headers=base_placement())
+        self.assertEqual(200, inventory.status, inventory.text)
+        self.assertEqual(2, inventory.json()['total'])
+        # A delete while active removes them too.
+        self.assertEqual(204, self.request(
+            'DELETE', '/v1/leases/%s' % lease['id']).status)
+        self.assertNotIn('blazar_h1', self.providers())
