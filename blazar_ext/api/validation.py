@@ -1,9 +1,10 @@
-"""Request bodies: JSON parsing and jsonschema validation, shared by every
-API family. Failures raise exceptions.Invalid with a message naming the
-offending field."""
+"""Request bodies and query strings: JSON parsing and jsonschema
+validation, shared by every API family. Failures raise exceptions.Invalid
+with a message naming the offending field."""
 
 import jsonschema
 from oslo_serialization import jsonutils
+from oslo_utils import strutils
 
 from blazar_ext import exceptions
 
@@ -81,6 +82,38 @@ def validate(schema: dict, data) -> None:
         return
     where = '/'.join(str(p) for p in error.absolute_path)
     raise exceptions.Invalid(reason=_message(error, where))
+
+
+def validate_query(params, schema: dict) -> dict:
+    """The query string as a dict checked against ``schema``.
+
+    ``params`` is the request's GET multidict; a parameter given twice is a
+    list and fails a scalar type. Values arrive as strings: those whose
+    property is declared ``integer`` or ``boolean`` are converted first
+    when they can be, so the schema states types and bounds, and a value
+    that cannot be converted fails with the type in the message.
+    """
+    query = params.mixed()
+    for name, value in query.items():
+        declared = schema.get('properties', {}).get(name, {}).get('type')
+        if isinstance(value, str):
+            query[name] = _converted(value, declared)
+    validate(schema, query)
+    return query
+
+
+def _converted(value: str, declared):
+    if declared == 'integer':
+        try:
+            return int(value)
+        except ValueError:
+            return value
+    if declared == 'boolean':
+        try:
+            return strutils.bool_from_string(value, strict=True)
+        except ValueError:
+            return value
+    return value
 
 
 # Longer reprs of the offending value are cut in messages.

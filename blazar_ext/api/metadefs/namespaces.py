@@ -5,6 +5,7 @@ import urllib.parse
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import schemas
+from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_namespace as ns_api
 from blazar_ext import exceptions
 from blazar_ext import policy
@@ -33,51 +34,35 @@ def view(namespace: dict, full: bool = False) -> dict:
     return out
 
 
+# The listing's query string, as Glance takes it.
+LIST_QUERY = {
+    'type': 'object',
+    'properties': {
+        'limit': {'type': 'integer', 'minimum': 0},
+        'marker': {'type': 'string'},
+        'sort_key': {'enum': list(ns_api.SORT_KEYS)},
+        'sort_dir': {'enum': ['asc', 'desc']},
+        'visibility': {'enum': ['public', 'private']},
+        'resource_types': {'type': 'string'},
+    },
+    'additionalProperties': False,
+}
+
+
 def _list_params(req) -> dict:
-    """Validated list filters; anything malformed is Invalid, not a 500."""
-    params = req.GET
-    known = {'limit', 'marker', 'sort_key', 'sort_dir', 'visibility',
-             'resource_types'}
-    unknown = sorted(set(params) - known)
-    if unknown:
-        raise exceptions.Invalid(
-            reason='unknown query parameter(s) %s; known: %s'
-                   % (', '.join(unknown), ', '.join(sorted(known))))
-    out = {'limit': DEFAULT_LIMIT, 'sort_key': 'created_at',
-           'sort_dir': 'desc'}
-    if 'limit' in params:
-        try:
-            out['limit'] = int(params['limit'])
-        except ValueError:
-            raise exceptions.Invalid(
-                reason='limit must be an integer, got %r' % params['limit'])
-        if out['limit'] < 0:
-            raise exceptions.Invalid(reason='limit must be >= 0')
-        out['limit'] = min(out['limit'], MAX_LIMIT)
-    if 'sort_key' in params:
-        if params['sort_key'] not in ns_api.SORT_KEYS:
-            raise exceptions.Invalid(
-                reason='sort_key must be one of %s, got %r'
-                       % (', '.join(ns_api.SORT_KEYS), params['sort_key']))
-        out['sort_key'] = params['sort_key']
-    if 'sort_dir' in params:
-        if params['sort_dir'] not in ('asc', 'desc'):
-            raise exceptions.Invalid(
-                reason='sort_dir must be asc or desc, got %r'
-                       % params['sort_dir'])
-        out['sort_dir'] = params['sort_dir']
-    if 'visibility' in params:
-        if params['visibility'] not in ('public', 'private'):
-            raise exceptions.Invalid(
-                reason='visibility must be public or private, got %r'
-                       % params['visibility'])
-        out['visibility'] = params['visibility']
-    if params.get('resource_types'):
+    """Validated list filters, with Glance's defaults."""
+    query = validation.validate_query(req.GET, LIST_QUERY)
+    out = {'limit': min(query.get('limit', DEFAULT_LIMIT), MAX_LIMIT),
+           'sort_key': query.get('sort_key', 'created_at'),
+           'sort_dir': query.get('sort_dir', 'desc')}
+    if 'visibility' in query:
+        out['visibility'] = query['visibility']
+    if query.get('resource_types'):
         out['resource_types'] = [
-            r.strip() for r in params['resource_types'].split(',')
+            r.strip() for r in query['resource_types'].split(',')
             if r.strip()]
-    if params.get('marker'):
-        out['marker'] = params['marker']
+    if query.get('marker'):
+        out['marker'] = query['marker']
     return out
 
 

@@ -12,7 +12,6 @@ A private property never shows to a caller without
 for it by name is a 403 whose message does not repeat the name.
 """
 
-from oslo_utils import strutils
 import pecan
 from pecan import rest
 
@@ -74,30 +73,15 @@ def _may_see_private(context) -> bool:
                             do_raise=False)
 
 
-def _bool_param(name: str, value: str) -> bool:
-    try:
-        return strutils.bool_from_string(value, strict=True)
-    except ValueError:
-        raise exceptions.Invalid(
-            reason='query parameter %s must be true or false, not %r'
-            % (name, value))
-
-
 def _list_query(context) -> tuple:
     """(detail, include_private) from the query string."""
-    params = pecan.request.GET
-    unknown = sorted(set(params) - set(schema.LIST_QUERY))
-    if unknown:
-        raise exceptions.Invalid(
-            reason='unknown query parameter(s): %s; expected detail and/or '
-                   'all' % ', '.join(unknown))
-    detail = _bool_param('detail', params.get('detail', 'false'))
-    include_private = _bool_param('all', params.get('all', 'false'))
+    query = validation.validate_query(pecan.request.GET, schema.LIST_QUERY)
+    include_private = query.get('all', False)
     if include_private:
         # Asking for everything without the right to see it is refused
         # outright rather than silently answered with less.
         policy.authorize(context, property_policies.GET_PRIVATE)
-    return detail, include_private
+    return query.get('detail', False), include_private
 
 
 def list_properties(context, resource_type: str) -> list:

@@ -11,5 +11,12 @@ UPDATE = {
     'additionalProperties': False,
 }
 
-# Query parameters of the listing; both are booleans.
-LIST_QUERY = ('detail', 'all')
+# Query parameters of the listing: values, and private properties too.
+LIST_QUERY = {
+    'type': 'object',
+    'properties': {
+        'detail': {'type': 'boolean'},
+        'all': {'type': 'boolean'},
+    },
+    'additionalProperties': False,
+}
