@@ -33,64 +33,92 @@ rules = [
         description='Who may read a namespace and what is in it.'),
 ]
 
+# Rule names, for the handlers.
+GET_NAMESPACES = 'get_metadef_namespaces'
+GET_NAMESPACE = 'get_metadef_namespace'
+GET_PROPERTIES = 'get_metadef_properties'
+GET_PROPERTY = 'get_metadef_property'
+GET_OBJECTS = 'get_metadef_objects'
+GET_OBJECT = 'get_metadef_object'
+GET_TAGS = 'get_metadef_tags'
+GET_TAG = 'get_metadef_tag'
+LIST_RESOURCE_TYPES = 'list_metadef_resource_types'
+GET_RESOURCE_TYPE = 'get_metadef_resource_type'
+ADD_NAMESPACE = 'add_metadef_namespace'
+MODIFY_NAMESPACE = 'modify_metadef_namespace'
+DELETE_NAMESPACE = 'delete_metadef_namespace'
+ADD_PROPERTY = 'add_metadef_property'
+MODIFY_PROPERTY = 'modify_metadef_property'
+REMOVE_PROPERTY = 'remove_metadef_property'
+ADD_OBJECT = 'add_metadef_object'
+MODIFY_OBJECT = 'modify_metadef_object'
+DELETE_OBJECT = 'delete_metadef_object'
+ADD_TAG = 'add_metadef_tag'
+ADD_TAGS = 'add_metadef_tags'
+MODIFY_TAG = 'modify_metadef_tag'
+DELETE_TAG = 'delete_metadef_tag'
+DELETE_TAGS = 'delete_metadef_tags'
+ADD_RESOURCE_TYPE_ASSOCIATION = 'add_metadef_resource_type_association'
+REMOVE_RESOURCE_TYPE_ASSOCIATION = 'remove_metadef_resource_type_association'
+
 _READS = [
-    ('get_metadef_namespaces', 'List namespaces.', [_op(NS, 'GET')]),
-    ('get_metadef_namespace', 'Show a namespace.',
+    (GET_NAMESPACES, 'List namespaces.', [_op(NS, 'GET')]),
+    (GET_NAMESPACE, 'Show a namespace.',
      [_op(NS + '/{namespace}', 'GET')]),
-    ('get_metadef_properties', 'List the properties of a namespace.',
+    (GET_PROPERTIES, 'List the properties of a namespace.',
      [_op(NS + '/{namespace}/properties', 'GET')]),
-    ('get_metadef_property', 'Show a property.',
+    (GET_PROPERTY, 'Show a property.',
      [_op(NS + '/{namespace}/properties/{property}', 'GET')]),
-    ('get_metadef_objects', 'List the objects of a namespace.',
+    (GET_OBJECTS, 'List the objects of a namespace.',
      [_op(NS + '/{namespace}/objects', 'GET')]),
-    ('get_metadef_object', 'Show an object.',
+    (GET_OBJECT, 'Show an object.',
      [_op(NS + '/{namespace}/objects/{object}', 'GET')]),
-    ('get_metadef_tags', 'List the tags of a namespace.',
+    (GET_TAGS, 'List the tags of a namespace.',
      [_op(NS + '/{namespace}/tags', 'GET')]),
-    ('get_metadef_tag', 'Show a tag.',
+    (GET_TAG, 'Show a tag.',
      [_op(NS + '/{namespace}/tags/{tag}', 'GET')]),
-    ('list_metadef_resource_types', 'List resource types.',
+    (LIST_RESOURCE_TYPES, 'List resource types.',
      [_op('/v2/metadefs/resource_types', 'GET')]),
-    ('get_metadef_resource_type',
+    (GET_RESOURCE_TYPE,
      'List the resource type associations of a namespace.',
      [_op(NS + '/{namespace}/resource_types', 'GET')]),
 ]
 
 _WRITES = [
-    ('add_metadef_namespace', 'Create a namespace.', [_op(NS, 'POST')]),
-    ('modify_metadef_namespace', 'Update a namespace.',
+    (ADD_NAMESPACE, 'Create a namespace.', [_op(NS, 'POST')]),
+    (MODIFY_NAMESPACE, 'Update a namespace.',
      [_op(NS + '/{namespace}', 'PUT')]),
-    ('delete_metadef_namespace', 'Delete a namespace.',
+    (DELETE_NAMESPACE, 'Delete a namespace.',
      [_op(NS + '/{namespace}', 'DELETE')]),
-    ('add_metadef_property', 'Create a property.',
+    (ADD_PROPERTY, 'Create a property.',
      [_op(NS + '/{namespace}/properties', 'POST')]),
-    ('modify_metadef_property', 'Update a property.',
+    (MODIFY_PROPERTY, 'Update a property.',
      [_op(NS + '/{namespace}/properties/{property}', 'PUT')]),
-    ('remove_metadef_property', 'Delete a property or all of them.',
+    (REMOVE_PROPERTY, 'Delete a property or all of them.',
      [_op(NS + '/{namespace}/properties/{property}', 'DELETE'),
       _op(NS + '/{namespace}/properties', 'DELETE')]),
-    ('add_metadef_object', 'Create an object.',
+    (ADD_OBJECT, 'Create an object.',
      [_op(NS + '/{namespace}/objects', 'POST')]),
-    ('modify_metadef_object', 'Update an object.',
+    (MODIFY_OBJECT, 'Update an object.',
      [_op(NS + '/{namespace}/objects/{object}', 'PUT')]),
-    ('delete_metadef_object', 'Delete an object or all of them.',
+    (DELETE_OBJECT, 'Delete an object or all of them.',
      [_op(NS + '/{namespace}/objects/{object}', 'DELETE'),
       _op(NS + '/{namespace}/objects', 'DELETE')]),
-    ('add_metadef_tag', 'Create a tag.',
+    (ADD_TAG, 'Create a tag.',
      [_op(NS + '/{namespace}/tags/{tag}', 'POST')]),
-    ('add_metadef_tags', 'Create or replace several tags.',
+    (ADD_TAGS, 'Create or replace several tags.',
      [_op(NS + '/{namespace}/tags', 'POST'),
       _op(NS + '/{namespace}/tags', 'PUT')]),
-    ('modify_metadef_tag', 'Rename a tag.',
+    (MODIFY_TAG, 'Rename a tag.',
      [_op(NS + '/{namespace}/tags/{tag}', 'PUT')]),
-    ('delete_metadef_tag', 'Delete a tag.',
+    (DELETE_TAG, 'Delete a tag.',
      [_op(NS + '/{namespace}/tags/{tag}', 'DELETE')]),
-    ('delete_metadef_tags', 'Delete every tag of a namespace.',
+    (DELETE_TAGS, 'Delete every tag of a namespace.',
      [_op(NS + '/{namespace}/tags', 'DELETE')]),
-    ('add_metadef_resource_type_association',
+    (ADD_RESOURCE_TYPE_ASSOCIATION,
      'Associate a resource type with a namespace.',
      [_op(NS + '/{namespace}/resource_types', 'POST')]),
-    ('remove_metadef_resource_type_association',
+    (REMOVE_RESOURCE_TYPE_ASSOCIATION,
      'Remove a resource type association.',
      [_op(NS + '/{namespace}/resource_types/{resource_type}', 'DELETE')]),
 ]

@@ -9,6 +9,9 @@ from oslo_policy import policy
 from blazar_ext.policies import base
 
 POLICY_ROOT = 'blazar:properties:%s'
+LIST = POLICY_ROOT % 'list'
+GET = POLICY_ROOT % 'get'
+UPDATE = POLICY_ROOT % 'update'
 GET_PRIVATE = POLICY_ROOT % 'get_private'
 
 _DEPRECATED_REASON = (
@@ -17,7 +20,7 @@ _DEPRECATED_REASON = (
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=POLICY_ROOT % 'list',
+        name=LIST,
         check_str=base.RULE_ADMIN,
         description='List the properties of a resource type.',
         operations=[{'path': '/v1/{resource_type}/properties',
@@ -29,7 +32,7 @@ rules = [
             deprecated_reason=_DEPRECATED_REASON,
             deprecated_since='2026.1')),
     policy.DocumentedRuleDefault(
-        name=POLICY_ROOT % 'get',
+        name=GET,
         check_str=base.RULE_ADMIN,
         description='Show the values of one property.',
         operations=[{'path': '/v1/{resource_type}/properties/'
@@ -50,7 +53,7 @@ rules = [
                              '{property_name}',
                      'method': 'GET'}]),
     policy.DocumentedRuleDefault(
-        name=POLICY_ROOT % 'update',
+        name=UPDATE,
         check_str=base.RULE_ADMIN,
         description='Mark a property private or public.',
         operations=[{'path': '/v1/{resource_type}/properties/'

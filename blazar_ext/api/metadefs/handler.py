@@ -22,6 +22,7 @@ from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_base
 from blazar_ext.db.api import metadef_namespace as ns_api
 from blazar_ext import exceptions
+from blazar_ext.policies import metadefs as rules
 from blazar_ext import policy
 
 LOG = logging.getLogger(__name__)
@@ -162,7 +163,7 @@ def writable_namespace(req: webob.Request, name: str, rule: str) -> dict:
     get 403.
     """
     ctx = context(req)
-    namespace = visible_namespace(req, name, 'get_metadef_namespace')
+    namespace = visible_namespace(req, name, rules.GET_NAMESPACE)
     policy.authorize(ctx, rule, target(namespace))
     return namespace
 

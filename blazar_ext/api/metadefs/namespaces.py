@@ -8,6 +8,7 @@ from blazar_ext.api.metadefs import schemas
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_namespace as ns_api
 from blazar_ext import exceptions
+from blazar_ext.policies import metadefs as rules
 from blazar_ext import policy
 
 DEFAULT_LIMIT = 25
@@ -68,7 +69,7 @@ def _list_params(req) -> dict:
 
 def visible_to(ctx) -> str | None:
     """None when the caller sees every namespace, else its project."""
-    if policy.authorize(ctx, 'metadef_admin', do_raise=False):
+    if policy.authorize(ctx, rules.METADEF_ADMIN, do_raise=False):
         return None
     return ctx.project_id or ''
 
@@ -76,7 +77,7 @@ def visible_to(ctx) -> str | None:
 def index(req):
     """GET /metadefs/namespaces."""
     ctx = handler.context(req)
-    policy.authorize(ctx, 'get_metadef_namespaces')
+    policy.authorize(ctx, rules.GET_NAMESPACES)
     params = _list_params(req)
     limit = params.pop('limit')
     rows = ns_api.namespace_list(ctx, visible_to=visible_to(ctx),
@@ -113,7 +114,7 @@ def _embedded(data: dict) -> dict:
 def create(req):
     """POST /metadefs/namespaces, with embedded definitions if given."""
     ctx = handler.context(req)
-    policy.authorize(ctx, 'add_metadef_namespace')
+    policy.authorize(ctx, rules.ADD_NAMESPACE)
     data = handler.body(req, schemas.NAMESPACE)
     owner = data.get('owner') or ctx.project_id
     if not owner:
@@ -148,7 +149,7 @@ def _prefixed(properties: dict, prefix: str) -> dict:
 
 def show(req, namespace: str):
     """GET /metadefs/namespaces/{namespace}[?resource_type=...]."""
-    handler.visible_namespace(req, namespace, 'get_metadef_namespace')
+    handler.visible_namespace(req, namespace, rules.GET_NAMESPACE)
     full = ns_api.namespace_get_full(handler.context(req), namespace)
     resource_type = req.GET.get('resource_type')
     if resource_type:
@@ -176,7 +177,7 @@ def update(req, namespace: str):
     keep their values.
     """
     ctx = handler.context(req)
-    handler.writable_namespace(req, namespace, 'modify_metadef_namespace')
+    handler.writable_namespace(req, namespace, rules.MODIFY_NAMESPACE)
     data = handler.body(req, schemas.NAMESPACE)
     values = {k: data[k] for k in ('namespace', 'visibility', 'protected',
                                    'owner', 'display_name', 'description')
@@ -187,7 +188,7 @@ def update(req, namespace: str):
 
 def delete(req, namespace: str):
     """DELETE /metadefs/namespaces/{namespace}; protected ones are 403."""
-    handler.writable_namespace(req, namespace, 'delete_metadef_namespace')
+    handler.writable_namespace(req, namespace, rules.DELETE_NAMESPACE)
     ns_api.namespace_delete(handler.context(req), namespace)
     return handler.no_content()
 

@@ -6,6 +6,7 @@ from blazar_ext.api.metadefs import schemas
 from blazar_ext.api.metadefs import tags
 from blazar_ext.db.api import metadef_object as object_api
 from blazar_ext import exceptions
+from blazar_ext.policies import metadefs as rules
 
 _BASE = '/metadefs/namespaces/{namespace}/objects'
 
@@ -19,7 +20,7 @@ def view(namespace: str, obj: dict) -> dict:
 
 
 def index(req, namespace: str):
-    handler.visible_namespace(req, namespace, 'get_metadef_objects')
+    handler.visible_namespace(req, namespace, rules.GET_OBJECTS)
     # Glance checks limit and the sort order here, then lists every
     # object in creation order all the same.
     params = tags.list_params(req, ('created_at', 'updated_at', 'name'))
@@ -41,33 +42,33 @@ def _values(req) -> dict:
 
 
 def create(req, namespace: str):
-    handler.writable_namespace(req, namespace, 'add_metadef_object')
+    handler.writable_namespace(req, namespace, rules.ADD_OBJECT)
     obj = object_api.object_create(handler.context(req), namespace,
                                    _values(req))
     return handler.respond(view(namespace, obj), status=201)
 
 
 def show(req, namespace: str, name: str):
-    handler.visible_namespace(req, namespace, 'get_metadef_object')
+    handler.visible_namespace(req, namespace, rules.GET_OBJECT)
     obj = object_api.object_get(handler.context(req), namespace, name)
     return handler.respond(view(namespace, obj))
 
 
 def update(req, namespace: str, name: str):
-    handler.writable_namespace(req, namespace, 'modify_metadef_object')
+    handler.writable_namespace(req, namespace, rules.MODIFY_OBJECT)
     obj = object_api.object_update(handler.context(req), namespace, name,
                                    _values(req))
     return handler.respond(view(namespace, obj))
 
 
 def delete(req, namespace: str, name: str):
-    handler.writable_namespace(req, namespace, 'delete_metadef_object')
+    handler.writable_namespace(req, namespace, rules.DELETE_OBJECT)
     object_api.object_delete(handler.context(req), namespace, name)
     return handler.no_content()
 
 
 def delete_all(req, namespace: str):
-    handler.writable_namespace(req, namespace, 'delete_metadef_object')
+    handler.writable_namespace(req, namespace, rules.DELETE_OBJECT)
     object_api.object_delete_all(handler.context(req), namespace)
     return handler.no_content()
 

@@ -3,6 +3,7 @@
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.db.api import metadef_property as property_api
+from blazar_ext.policies import metadefs as rules
 
 _BASE = '/metadefs/namespaces/{namespace}/properties'
 
@@ -29,7 +30,7 @@ def as_glance_stores(props: dict) -> dict:
 
 
 def index(req, namespace: str):
-    handler.visible_namespace(req, namespace, 'get_metadef_properties')
+    handler.visible_namespace(req, namespace, rules.GET_PROPERTIES)
     props = property_api.property_list(handler.context(req), namespace)
     # Glance's values carry their name too.
     return handler.respond({'properties': {
@@ -38,7 +39,7 @@ def index(req, namespace: str):
 
 
 def create(req, namespace: str):
-    handler.writable_namespace(req, namespace, 'add_metadef_property')
+    handler.writable_namespace(req, namespace, rules.ADD_PROPERTY)
     data = as_glance(handler.body(req, schemas.PROPERTY))
     prop = property_api.property_create(handler.context(req), namespace,
                                         data['name'], data)
@@ -62,7 +63,7 @@ def _unprefixed(req, namespace: dict, name: str) -> str:
 
 def show(req, namespace: str, name: str):
     """GET .../properties/{name}[?resource_type=...] (prefix stripped)."""
-    ns = handler.visible_namespace(req, namespace, 'get_metadef_property')
+    ns = handler.visible_namespace(req, namespace, rules.GET_PROPERTY)
     stored = _unprefixed(req, ns, name)
     prop = property_api.property_get(handler.context(req), namespace, stored)
     prop['name'] = name
@@ -70,7 +71,7 @@ def show(req, namespace: str, name: str):
 
 
 def update(req, namespace: str, name: str):
-    handler.writable_namespace(req, namespace, 'modify_metadef_property')
+    handler.writable_namespace(req, namespace, rules.MODIFY_PROPERTY)
     data = as_glance(handler.body(req, schemas.PROPERTY))
     prop = property_api.property_update(handler.context(req), namespace,
                                         name, data)
@@ -78,13 +79,13 @@ def update(req, namespace: str, name: str):
 
 
 def delete(req, namespace: str, name: str):
-    handler.writable_namespace(req, namespace, 'remove_metadef_property')
+    handler.writable_namespace(req, namespace, rules.REMOVE_PROPERTY)
     property_api.property_delete(handler.context(req), namespace, name)
     return handler.no_content()
 
 
 def delete_all(req, namespace: str):
-    handler.writable_namespace(req, namespace, 'remove_metadef_property')
+    handler.writable_namespace(req, namespace, rules.REMOVE_PROPERTY)
     property_api.property_delete_all(handler.context(req), namespace)
     return handler.no_content()
 

@@ -3,6 +3,7 @@
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.db.api import metadef_resource_type as rt_api
+from blazar_ext.policies import metadefs as rules
 from blazar_ext import policy
 
 _BASE = '/metadefs/namespaces/{namespace}/resource_types'
@@ -11,12 +12,12 @@ _BASE = '/metadefs/namespaces/{namespace}/resource_types'
 def index(req):
     """GET /metadefs/resource_types: every known resource type."""
     ctx = handler.context(req)
-    policy.authorize(ctx, 'list_metadef_resource_types')
+    policy.authorize(ctx, rules.LIST_RESOURCE_TYPES)
     return handler.respond({'resource_types': rt_api.resource_type_list(ctx)})
 
 
 def associations(req, namespace: str):
-    handler.visible_namespace(req, namespace, 'get_metadef_resource_type')
+    handler.visible_namespace(req, namespace, rules.GET_RESOURCE_TYPE)
     return handler.respond({'resource_type_associations':
                             rt_api.association_list(handler.context(req),
                                                     namespace)})
@@ -24,7 +25,7 @@ def associations(req, namespace: str):
 
 def associate(req, namespace: str):
     handler.writable_namespace(req, namespace,
-                               'add_metadef_resource_type_association')
+                               rules.ADD_RESOURCE_TYPE_ASSOCIATION)
     data = handler.strip_read_only(handler.body(req, schemas.RESOURCE_TYPE))
     assoc = rt_api.associate(handler.context(req), namespace, data)
     return handler.respond(assoc, status=201)
@@ -32,7 +33,7 @@ def associate(req, namespace: str):
 
 def deassociate(req, namespace: str, name: str):
     handler.writable_namespace(req, namespace,
-                               'remove_metadef_resource_type_association')
+                               rules.REMOVE_RESOURCE_TYPE_ASSOCIATION)
     rt_api.deassociate(handler.context(req), namespace, name)
     return handler.no_content()
 

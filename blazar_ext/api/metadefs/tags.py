@@ -7,6 +7,7 @@ from blazar_ext.api.metadefs import schemas
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_tag as tag_api
 from blazar_ext import exceptions
+from blazar_ext.policies import metadefs as rules
 
 _BASE = '/metadefs/namespaces/{namespace}/tags'
 
@@ -41,7 +42,7 @@ def list_params(req, sort_keys: tuple) -> dict:
 
 
 def index(req, namespace: str):
-    handler.visible_namespace(req, namespace, 'get_metadef_tags')
+    handler.visible_namespace(req, namespace, rules.GET_TAGS)
     tags = tag_api.tag_list(handler.context(req), namespace,
                             **list_params(req, tag_api.SORT_KEYS))
     return handler.respond({'tags': tags})
@@ -53,7 +54,7 @@ def create_many(req, namespace: str):
     The tags replace the namespace's tags unless X-Openstack-Append is
     true, in which case they are added.
     """
-    handler.writable_namespace(req, namespace, 'add_metadef_tags')
+    handler.writable_namespace(req, namespace, rules.ADD_TAGS)
     data = handler.body(req, schemas.TAGS_REQUEST)
     append = strutils.bool_from_string(
         req.headers.get('X-Openstack-Append', 'false'))
@@ -64,20 +65,20 @@ def create_many(req, namespace: str):
 
 
 def create(req, namespace: str, name: str):
-    handler.writable_namespace(req, namespace, 'add_metadef_tag')
+    handler.writable_namespace(req, namespace, rules.ADD_TAG)
     validation.validate(schemas.TAG['properties']['name'], name)
     tag = tag_api.tag_create(handler.context(req), namespace, name)
     return handler.respond(tag, status=201)
 
 
 def show(req, namespace: str, name: str):
-    handler.visible_namespace(req, namespace, 'get_metadef_tag')
+    handler.visible_namespace(req, namespace, rules.GET_TAG)
     return handler.respond(
         tag_api.tag_get(handler.context(req), namespace, name))
 
 
 def update(req, namespace: str, name: str):
-    handler.writable_namespace(req, namespace, 'modify_metadef_tag')
+    handler.writable_namespace(req, namespace, rules.MODIFY_TAG)
     data = handler.body(req, schemas.TAG)
     tag = tag_api.tag_update(handler.context(req), namespace, name,
                              data['name'])
@@ -85,13 +86,13 @@ def update(req, namespace: str, name: str):
 
 
 def delete(req, namespace: str, name: str):
-    handler.writable_namespace(req, namespace, 'delete_metadef_tag')
+    handler.writable_namespace(req, namespace, rules.DELETE_TAG)
     tag_api.tag_delete(handler.context(req), namespace, name)
     return handler.no_content()
 
 
 def delete_all(req, namespace: str):
-    handler.writable_namespace(req, namespace, 'delete_metadef_tags')
+    handler.writable_namespace(req, namespace, rules.DELETE_TAGS)
     tag_api.tag_delete_all(handler.context(req), namespace)
     return handler.no_content()
 

@@ -15,6 +15,8 @@ from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import floatingip as fip_api
 from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_service
+from blazar_ext.policies import floatingips as floatingip_policies
+from blazar_ext.policies import leases as lease_policies
 from blazar_ext import policy
 
 
@@ -34,7 +36,7 @@ class HostAllocationsController(rest.RestController):
     @pecan.expose('json')
     def get_all(self, **_query):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:oshosts:get_allocations')
+        policy.authorize(context, lease_policies.HOST_ALLOCATIONS)
         found = allocation_api.host_allocation_windows(context, **_filters())
         states = host_service.reservable_of(context, found)
         return {'allocations': [views.host_allocation(h, r, states.get(h))
@@ -47,7 +49,7 @@ class HostAllocationController(rest.RestController):
     @pecan.expose('json')
     def get_all(self, host_id, **_query):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:oshosts:get_allocations')
+        policy.authorize(context, lease_policies.HOST_ALLOCATIONS)
         host = host_api.host_get(context, host_id)
         found = allocation_api.host_allocation_windows(
             context, host_id=host['id'], **_filters())
@@ -61,7 +63,7 @@ class FloatingIPAllocationsController(rest.RestController):
     @pecan.expose('json')
     def get_all(self, **_query):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:floatingips:get_allocations')
+        policy.authorize(context, floatingip_policies.GET_ALLOCATIONS)
         found = allocation_api.floatingip_allocation_windows(
             context, **_filters())
         return {'allocations': [views.floatingip_allocation(f, r)
@@ -74,7 +76,7 @@ class FloatingIPAllocationController(rest.RestController):
     @pecan.expose('json')
     def get_all(self, floatingip_id, **_query):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:floatingips:get_allocations')
+        policy.authorize(context, floatingip_policies.GET_ALLOCATIONS)
         fip = fip_api.floatingip_get(context, floatingip_id)
         found = allocation_api.floatingip_allocation_windows(
             context, fip_id=fip['id'], **_filters())

@@ -17,6 +17,7 @@ from pecan import rest
 from blazar_ext.api.v1 import time_window
 from blazar_ext.db.api import availability as availability_api
 from blazar_ext import exceptions
+from blazar_ext.policies import oshosts as oshosts_policies
 from blazar_ext import policy
 from blazar_ext.query import availability
 from blazar_ext.query import traits as trait_query
@@ -74,7 +75,7 @@ class HostAvailabilityController(rest.RestController):
     @pecan.expose('json')
     def get_all(self, **_query):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:oshosts:availability')
+        policy.authorize(context, oshosts_policies.AVAILABILITY)
         params = pecan.request.GET
         time_window.check_names(params, PARAMS, repeatable={'traits'})
         start, end = time_window.window(params)
@@ -87,7 +88,7 @@ class HostAvailabilityController(rest.RestController):
             params.get('hypervisor_properties') or '', _traits(params),
             start, end,
             datetime.timedelta(minutes=CONF.manager.cleaning_time),
-            policy.authorize(context, 'blazar:oshosts:get_private',
+            policy.authorize(context, oshosts_policies.GET_PRIVATE,
                              do_raise=False))
         found = availability.compute(busy, start, end, count, duration)
         return view(found, start, end, count, duration)

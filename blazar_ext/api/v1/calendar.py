@@ -14,6 +14,9 @@ from pecan import rest
 from blazar_ext.api.v1 import time_window
 from blazar_ext.db.api import calendar as calendar_api
 from blazar_ext import exceptions
+from blazar_ext.policies import floatingips as floatingip_policies
+from blazar_ext.policies import leases as lease_policies
+from blazar_ext.policies import oshosts as oshosts_policies
 from blazar_ext import policy
 
 PARAMS = frozenset(('start', 'end', 'limit', 'marker'))
@@ -71,9 +74,9 @@ def _answer(rule: str, read) -> dict:
                 reason='limit must be an integer from 1 to %d, got %r'
                        % (MAX_LIMIT, limit))
         limit = int(limit)
-    see_all = policy.authorize(context, 'blazar:leases:get_all_projects',
+    see_all = policy.authorize(context, lease_policies.GET_ALL_PROJECTS,
                                do_raise=False)
-    see_reasons = policy.authorize(context, 'blazar:oshosts:get',
+    see_reasons = policy.authorize(context, oshosts_policies.GET,
                                    do_raise=False)
     found = read(context, start, end, limit=limit,
                  marker=params.get('marker'))
@@ -86,7 +89,7 @@ class HostCalendarController(rest.RestController):
 
     @pecan.expose('json')
     def get_all(self, **_query):
-        return _answer('blazar:oshosts:calendar',
+        return _answer(oshosts_policies.CALENDAR,
                        calendar_api.host_calendar)
 
 
@@ -95,5 +98,5 @@ class FloatingIPCalendarController(rest.RestController):
 
     @pecan.expose('json')
     def get_all(self, **_query):
-        return _answer('blazar:floatingips:calendar',
+        return _answer(floatingip_policies.CALENDAR,
                        calendar_api.floatingip_calendar)

@@ -9,6 +9,7 @@ from blazar_ext.api.v1.schemas import floatingip as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext.db.api import floatingip as fip_api
+from blazar_ext.policies import floatingips as floatingip_policies
 from blazar_ext import policy
 from blazar_ext.rpc import manager_client
 
@@ -25,21 +26,21 @@ class FloatingIPsController(rest.RestController):
     @pecan.expose('json')
     def get_all(self):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:floatingips:get')
+        policy.authorize(context, floatingip_policies.GET)
         return {'floatingips': [views.floatingip(f) for f in
                                 fip_api.floatingip_list(context)]}
 
     @pecan.expose('json')
     def get_one(self, floatingip_id):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:floatingips:get')
+        policy.authorize(context, floatingip_policies.GET)
         return {'floatingip': views.floatingip(
             fip_api.floatingip_get(context, floatingip_id))}
 
     @pecan.expose('json')
     def post(self):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:floatingips:post')
+        policy.authorize(context, floatingip_policies.POST)
         values = validation.parse_json(pecan.request.body)
         validation.validate(schema.CREATE, values)
         created = manager_client.get_client().create_floatingip(
@@ -51,7 +52,7 @@ class FloatingIPsController(rest.RestController):
     @pecan.expose(content_type='application/json')
     def delete(self, floatingip_id):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:floatingips:delete')
+        policy.authorize(context, floatingip_policies.DELETE)
         manager_client.get_client().delete_floatingip(context, floatingip_id)
         pecan.response.status = 204
         return ''

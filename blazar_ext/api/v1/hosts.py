@@ -96,7 +96,7 @@ class HostsController(rest.RestController):
     @pecan.expose('json')
     def get_all(self):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:oshosts:get')
+        policy.authorize(context, oshosts_policies.GET)
         query = _list_query(pecan.request)
         limit = int(query['limit']) if 'limit' in query else None
         fields = (frozenset(query['fields'].split(','))
@@ -125,14 +125,14 @@ class HostsController(rest.RestController):
     @pecan.expose('json')
     def get_one(self, host_id):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:oshosts:get')
+        policy.authorize(context, oshosts_policies.GET)
         host = host_api.host_get(context, host_id)
         return {'host': views.host(host, show_private(context))}
 
     @pecan.expose('json')
     def post(self):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:oshosts:post')
+        policy.authorize(context, oshosts_policies.POST)
         values = validation.parse_json(pecan.request.body)
         if isinstance(values, dict):
             _check_names(values, tuple(schema.CREATE['properties']))
@@ -151,7 +151,7 @@ class HostsController(rest.RestController):
     @pecan.expose('json')
     def put(self, host_id):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:oshosts:put')
+        policy.authorize(context, oshosts_policies.PUT)
         values = validation.parse_json(pecan.request.body)
         if isinstance(values, dict):
             _check_update(values)
@@ -164,7 +164,7 @@ class HostsController(rest.RestController):
     @pecan.expose(content_type='application/json')
     def delete(self, host_id):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:oshosts:delete')
+        policy.authorize(context, oshosts_policies.DELETE)
         manager_client.get_client().delete_host(context, host_id)
         pecan.response.status = 204
         return ''

@@ -12,13 +12,14 @@ from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext import exceptions
 from blazar_ext.plugins import loader
+from blazar_ext.policies import leases as lease_policies
 from blazar_ext import policy
 from blazar_ext.rpc import manager_client
 
 
-def _get_authorized(context, lease_id: str, action: str) -> dict:
+def _get_authorized(context, lease_id: str, rule: str) -> dict:
     lease = loader.get().lease_get(context, lease_id)
-    policy.authorize(context, 'blazar:leases:%s' % action,
+    policy.authorize(context, rule,
                      {'project_id': lease['project_id'],
                       'user_id': lease['user_id']})
     return lease
@@ -52,10 +53,10 @@ class LeasesController(rest.RestController):
     @pecan.expose('json')
     def get_all(self, **_query):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:leases:get')
+        policy.authorize(context, lease_policies.GET)
         degraded = _degraded_filter(pecan.request.GET.get('degraded'))
         project_id = None
-        if not policy.authorize(context, 'blazar:leases:get_all_projects',
+        if not policy.authorize(context, lease_policies.GET_ALL_PROJECTS,
                                 do_raise=False):
             project_id = context.project_id
         return {'leases': [views.lease(lease) for lease in
@@ -66,12 +67,12 @@ class LeasesController(rest.RestController):
     def get_one(self, lease_id):
         context = pecan.request.context
         return {'lease': views.lease(
-            _get_authorized(context, lease_id, 'get'))}
+            _get_authorized(context, lease_id, lease_policies.GET))}
 
     @pecan.expose('json')
     def post(self):
         context = pecan.request.context
-        policy.authorize(context, 'blazar:leases:post')
+        policy.authorize(context, lease_policies.POST)
         values = validation.parse_json(pecan.request.body)
         _require(values, schema.CREATE['required'])
         validation.validate(schema.CREATE, values)
@@ -84,7 +85,7 @@ class LeasesController(rest.RestController):
     @pecan.expose('json')
     def put(self, lease_id):
         context = pecan.request.context
-        _get_authorized(context, lease_id, 'put')
+        _get_authorized(context, lease_id, lease_policies.PUT)
         values = validation.parse_json(pecan.request.body)
         validation.validate(schema.UPDATE, values)
         manager_client.get_client().update_lease(
@@ -95,7 +96,7 @@ class LeasesController(rest.RestController):
     @pecan.expose(content_type='application/json')
     def delete(self, lease_id):
         context = pecan.request.context
-        _get_authorized(context, lease_id, 'delete')
+        _get_authorized(context, lease_id, lease_policies.DELETE)
         manager_client.get_client().delete_lease(context, lease_id)
         pecan.response.status = 204
         return ''

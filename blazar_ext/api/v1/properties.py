@@ -86,7 +86,7 @@ def _list_query(context) -> tuple:
 
 def list_properties(context, resource_type: str) -> list:
     """Handler body of the listings: policy, query, database, catalog."""
-    policy.authorize(context, property_policies.POLICY_ROOT % 'list')
+    policy.authorize(context, property_policies.LIST)
     detail, include_private = _list_query(context)
     items = capability_api.property_list(context, resource_type,
                                          include_private, detail)
@@ -95,7 +95,7 @@ def list_properties(context, resource_type: str) -> list:
 
 def show_property(context, resource_type: str, name: str) -> dict:
     """One property and its values; 403 if private and not allowed."""
-    policy.authorize(context, property_policies.POLICY_ROOT % 'get')
+    policy.authorize(context, property_policies.GET)
     item = capability_api.property_get(context, resource_type, name)
     if item['private'] and not _may_see_private(context):
         raise exceptions.PolicyNotAuthorized(
@@ -105,7 +105,7 @@ def show_property(context, resource_type: str, name: str) -> dict:
 
 def update_property(context, resource_type: str, name: str) -> dict:
     """Set the private flag from a {"private": <bool>} body."""
-    policy.authorize(context, property_policies.POLICY_ROOT % 'update')
+    policy.authorize(context, property_policies.UPDATE)
     values = validation.parse_json(pecan.request.body)
     validation.validate(schema.UPDATE, values)
     item = manager_client.get_client().update_property(
