@@ -218,7 +218,7 @@ def release_floatingips(session, reservation_id: str,
 
 def host_allocation_list(context, lease_id: str | None = None,
                          reservation_id: str | None = None,
-                         host_id: int | None = None,
+                         host_id: str | None = None,
                          project_id: str | None = None) -> dict:
     """{host_id: [{'id': reservation_id, 'lease_id': ...}]} for the
     os-hosts allocation routes, in one query."""
@@ -305,7 +305,7 @@ def floatingip_allocation_windows(context, lease_id: str | None = None,
                         lease_id, reservation_id, ending_after)
 
 
-def host_has_allocations_after(session, host_id: int,
+def host_has_allocations_after(session, host_id: str,
                                now: datetime.datetime) -> bool:
     """True while the host has a current or future allocation."""
     alloc = lease_models.ComputeHostAllocation

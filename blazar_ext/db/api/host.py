@@ -57,11 +57,10 @@ def _to_dicts(session, hosts) -> list:
 
 
 def _get_model(session, host_id):
-    try:
-        host_id = int(host_id)
-    except (TypeError, ValueError):
+    if not isinstance(host_id, (str, int)) or isinstance(host_id, bool):
         raise exceptions.HostNotFound(host=host_id)
-    host = session.get(models.ComputeHost, host_id)
+    # Ids are strings; a number from an older client names the same host.
+    host = session.get(models.ComputeHost, str(host_id))
     if host is None:
         raise exceptions.HostNotFound(host=host_id)
     return host
@@ -294,7 +293,7 @@ def host_update_capabilities(context, host_id, capabilities: dict,
         return _to_dicts(session, [host])[0]
 
 
-def _set_capabilities(session, host_id: int, capabilities: dict,
+def _set_capabilities(session, host_id: str, capabilities: dict,
                       private_default: bool) -> None:
     ids = capability_api.get_or_create_ids(
         session, RESOURCE_TYPE, capabilities, private_default)

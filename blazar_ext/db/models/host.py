@@ -25,7 +25,9 @@ class ComputeHost(base.BASE):
                  'resource_provider_id', unique=True),
     )
 
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    # A string, as upstream Blazar's: new hosts get a UUID, hosts numbered
+    # before revision 0009 keep their number as a string.
+    id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
     vcpus = sa.Column(sa.Integer, nullable=False)
     cpu_info = sa.Column(sa.Text, nullable=False)
     hypervisor_type = sa.Column(sa.String(255), nullable=False)
@@ -91,7 +93,7 @@ class ComputeHostExtraCapability(base.BASE):
 
     id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
     computehost_id = sa.Column(
-        sa.Integer, sa.ForeignKey('computehosts.id', ondelete='CASCADE'),
+        sa.String(36), sa.ForeignKey('computehosts.id', ondelete='CASCADE'),
         nullable=False)
     capability_id = sa.Column(
         sa.String(36), sa.ForeignKey('extra_capabilities.id'),

@@ -64,7 +64,7 @@ class ComputeHostAllocation(base.BASE):
 
     id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
     compute_host_id = sa.Column(
-        sa.Integer, sa.ForeignKey('computehosts.id'), nullable=False,
+        sa.String(36), sa.ForeignKey('computehosts.id'), nullable=False,
         index=True)
     reservation_id = sa.Column(
         sa.String(36), sa.ForeignKey('reservations.id', ondelete='CASCADE'),

@@ -88,10 +88,11 @@ STEPS = [
     # The reservation API (Blazar v1).
     V1('versions', 'GET', '/', 300),
     V1('version-v1', 'GET', '/v1', 200),
-    V1('host-create', 'POST', '/v1/os-hosts', 201),
+    V1('host-create', 'POST', '/v1/os-hosts', 201,
+       save={'host_id': 'host.id'}),
     V1('hosts-list', 'GET', '/v1/os-hosts', 200),
-    V1('host-show', 'GET', '/v1/os-hosts/1', 200),
-    V1('host-update', 'PUT', '/v1/os-hosts/1', 200),
+    V1('host-show', 'GET', '/v1/os-hosts/{host_id}', 200),
+    V1('host-update', 'PUT', '/v1/os-hosts/{host_id}', 200),
     V1('properties-list', 'GET',
        '/v1/physical:host/properties?detail=true&all=true', 200),
     V1('property-update', 'PATCH', '/v1/physical:host/properties/gpu',
@@ -117,12 +118,13 @@ STEPS = [
        '&end=2099-03-15+00:00&count=1&duration=1440'
        '&resource_properties=%5B%22%3D%3D%22%2C+%22%24gpu%22%2C+%22true%22%5D',
        200),
-    V1('host-allocation-show', 'GET', '/v1/os-hosts/1/allocation', 200),
+    V1('host-allocation-show', 'GET', '/v1/os-hosts/{host_id}/allocation',
+       200),
     V1('lease-show-not-found', 'GET', '/v1/leases/%s' % MISSING, 404),
     V1('host-create-invalid', 'POST', '/v1/os-hosts', 400),
     V1('lease-delete', 'DELETE', '/v1/leases/{lease_id}', 204),
     V1('floatingip-delete', 'DELETE', '/v1/floatingips/{fip_id}', 204),
-    V1('host-delete', 'DELETE', '/v1/os-hosts/1', 204),
+    V1('host-delete', 'DELETE', '/v1/os-hosts/{host_id}', 204),
 
     # The placement-compatible API.
     P('root', 'GET', '/', 200, headers={'OpenStack-API-Version': ''}),

@@ -12,7 +12,10 @@ import subprocess
 import sys
 
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 
+from blazar_ext import context
+from blazar_ext.db.api import host as host_api
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 
@@ -104,7 +107,8 @@ class TestBlazarClientLeases(base.APITestCase):
         self.openstack('host', 'create', '--extra', 'vcpus=16', '--extra',
                        'memory_mb=65536', '--extra', 'local_gb=500',
                        '--extra', 'gpu=true', 'node-1')
-        host = self.request('GET', '/v1/os-hosts/1').json()['host']
+        host = json.loads(self.openstack('host', 'show', 'node-1', '-f',
+                                         'json').stdout)
         self.assertEqual((16, 65536, 500),
                          (host['vcpus'], host['memory_mb'],
                           host['local_gb']))
@@ -128,6 +132,40 @@ class TestBlazarClientLeases(base.APITestCase):
                               'node-2', ok=False)
         self.assertNotEqual(0, proc.returncode)
         self.assertIn('vcpus', proc.stderr)
+
+    def test_host_commands_by_id_and_by_name(self):
+        created = self.request('POST', '/v1/os-hosts', {
+            'name': 'new-node', 'gpu': 'true'}).json()['host']
+        # New hosts get a UUID, as upstream Blazar's.
+        self.assertTrue(uuidutils.is_uuid_like(created['id']))
+        # A host numbered before host ids became strings keeps its number.
+        host_api.host_create(
+            context.get_admin_context(),
+            {'id': '7', 'hypervisor_hostname': 'old-node', 'vcpus': 2,
+             'cpu_info': '{}', 'hypervisor_type': 'QEMU',
+             'hypervisor_version': 1, 'memory_mb': 1024, 'local_gb': 10},
+            {'rack': 'r1'})
+
+        listed = json.loads(self.openstack('host', 'list', '-f',
+                                           'json').stdout)
+        self.assertEqual({'7': 'old-node', created['id']: 'new-node'},
+                         {h['id']: h['hypervisor_hostname'] for h in listed})
+        for ref, host_id in (('7', '7'), ('old-node', '7'),
+                             ('new-node', created['id'])):
+            shown = json.loads(self.openstack('host', 'show', ref, '-f',
+                                              'json').stdout)
+            self.assertEqual(host_id, shown['id'], ref)
+        self.openstack('host', 'set', '--extra', 'rack=r2', '7')
+        self.openstack('host', 'set', '--extra', 'rack=r3', 'new-node')
+        self.assertEqual(
+            ('r2', 'r3'),
+            (self.request('GET', '/v1/os-hosts/7').json()['host']['rack'],
+             self.request('GET', '/v1/os-hosts/%s' % created['id'])
+             .json()['host']['rack']))
+        self.openstack('host', 'delete', 'new-node')
+        self.openstack('host', 'delete', '7')
+        self.assertEqual([], self.request('GET', '/v1/os-hosts')
+                         .json()['hosts'])
 
     def test_lease_with_forbidden_trait(self):
         # The client passes resource_properties as is: "$traits" asks for
@@ -196,12 +234,15 @@ class TestBlazarClientLeases(base.APITestCase):
         self.assertEqual(end.strftime('%Y-%m-%dT%H:%M'),
                          held['end_date'][:16])
         idle = [h for h in by_host if h not in busy][0]
+        # The client takes only a number for an id: UUID ids go by name.
+        names = {host_id: name for name, host_id in hosts.items()}
         shown = json.loads(self.openstack('allocation', 'show', 'host',
-                                          idle, '-f', 'json').stdout)
+                                          names[idle], '-f', 'json').stdout)
         # The client prints the list flattened: empty for an idle host.
         self.assertEqual('', shown['reservations'])
         shown = json.loads(self.openstack(
-            'allocation', 'show', 'host', busy[0], '--lease-id', lease['id'],
+            'allocation', 'show', 'host', names[busy[0]], '--lease-id',
+            lease['id'],
             '-f', 'json').stdout)
         for value in held.values():
             self.assertIn(value, str(shown['reservations']))

@@ -21,7 +21,7 @@ class TestLinkProviders(test_host_traits.HostProviderTestCase):
         engine = db_session.get_engine()
         with engine.begin() as conn:
             conn.execute(sa.update(host_models.ComputeHost.__table__)
-                         .where(host_models.ComputeHost.id == int(host_id))
+                         .where(host_models.ComputeHost.id == host_id)
                          .values(resource_provider_id=None))
 
     def _manage(self, *argv: str) -> subprocess.CompletedProcess:

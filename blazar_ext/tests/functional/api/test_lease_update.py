@@ -47,8 +47,11 @@ class TestLeaseUpdate(base.LeaseTestCase):
         h1 = self.add_host('h1')
         h2 = self.add_host('h2')
         lease = self.create(name='a', start=60, end=120)
-        self.assertEqual([h1['id']], self.allocated_hosts(lease['id']))
-        self.create(name='b', start=200, end=300)  # takes h2 there? no: h1
+        first = self.allocated_hosts(lease['id'])
+        self.assertEqual(1, len(first))
+        self.assertIn(first[0], (h1['id'], h2['id']))
+        # Both hosts are free then; b takes the one a picked first.
+        self.create(name='b', start=200, end=300)
         b_hosts = self.allocated_hosts(
             [x for x in self.request('GET', '/v1/leases').json()['leases']
              if x['name'] == 'b'][0]['id'])
@@ -167,35 +170,40 @@ class TestHostAllocations(base.LeaseTestCase):
                 'end_date': lease['end_date']}
 
     def test_allocations_routes(self):
-        h1 = self.add_host('h1')
-        h2 = self.add_host('h2')
-        idle = self.add_host('idle')
+        hosts = [self.add_host(name)['id'] for name in ('h1', 'h2', 'idle')]
         a = self.create(name='a')
         b = self.create(name='b')
+        a_host, = self.allocated_hosts(a['id'])
+        b_host, = self.allocated_hosts(b['id'])
+        self.assertEqual(2, len({a_host, b_host}))
+        # Hosts are listed by id; which two a and b hold is the picker's.
+        held_by = {h: [] for h in hosts}
+        held_by[a_host] = [self.held(a)]
+        held_by[b_host] = [self.held(b)]
+        order = sorted(hosts)
         resp = self.request('GET', '/v1/os-hosts/allocations')
         self.assertEqual(200, resp.status, resp.text)
         body = resp.json()['allocations']
         # Every host, the idle one with no reservations, as upstream.
         self.assertEqual(
-            [{'resource_id': h1['id'], 'reservable': True,
-              'reservations': [self.held(a)]},
-             {'resource_id': h2['id'], 'reservable': True,
-              'reservations': [self.held(b)]},
-             {'resource_id': idle['id'], 'reservable': True,
-              'reservations': []}], body)
-        for query, held in (('reservation_id=%s' % b['reservations'][0][
-                'id'], [[], [self.held(b)], []]),
-                ('lease_id=%s' % a['id'], [[self.held(a)], [], []])):
+            [{'resource_id': h, 'reservable': True,
+              'reservations': held_by[h]} for h in order], body)
+        for query, lease in (
+                ('reservation_id=%s' % b['reservations'][0]['id'], b),
+                ('lease_id=%s' % a['id'], a)):
             resp = self.request('GET', '/v1/os-hosts/allocations?' + query)
-            self.assertEqual(held, [x['reservations'] for x in
-                                    resp.json()['allocations']], query)
-        resp = self.request('GET', '/v1/os-hosts/%s/allocation' % h1['id'])
+            self.assertEqual(
+                [[self.held(lease)] if held_by[h] == [self.held(lease)]
+                 else [] for h in order],
+                [x['reservations'] for x in resp.json()['allocations']],
+                query)
+        resp = self.request('GET', '/v1/os-hosts/%s/allocation' % a_host)
         self.assertEqual(200, resp.status, resp.text)
-        self.assertEqual({'resource_id': h1['id'], 'reservable': True,
+        self.assertEqual({'resource_id': a_host, 'reservable': True,
                           'reservations': [self.held(a)]},
                          resp.json()['allocation'])
         resp = self.request('GET', '/v1/os-hosts/%s/allocation?lease_id=%s'
-                            % (h1['id'], b['id']))
+                            % (a_host, b['id']))
         self.assertEqual([], resp.json()['allocation']['reservations'])
         resp = self.request('GET', '/v1/os-hosts/999/allocation')
         self.assertEqual(404, resp.status)

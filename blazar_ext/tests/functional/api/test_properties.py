@@ -111,7 +111,8 @@ class TestPropertiesAPI(PropertiesTestCase):
 
     def test_names_without_values_are_not_listed_but_shown(self):
         self._set_private('secret', False)
-        host = self.request('GET', '/v1/os-hosts').json()['hosts'][0]
+        host = [h for h in self.request('GET', '/v1/os-hosts').json()['hosts']
+                if h['hypervisor_hostname'] == 'h1'][0]
         resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'],
                             {'secret': None})
         self.assertEqual(200, resp.status, resp.text)

@@ -9,6 +9,7 @@ otherwise. Every test gets its own freshly created database.
 import datetime
 
 from alembic import script as alembic_script
+from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import provision
 from oslo_db.sqlalchemy import test_fixtures
 from oslo_db.sqlalchemy import test_migrations
@@ -256,6 +257,97 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
         self.assertEqual(512, numbers['512'])
         self.assertEqual(7, numbers['007'])
         self.assertIsNone(numbers['1.5e3'])
+
+    def test_host_ids_become_strings_everywhere_they_are_used(self):
+        migration.upgrade('0008', self.engine)
+        numbered = self._insert_numbered_hosts()
+
+        migration.upgrade('0009', self.engine)
+        tables = self._tables()
+        hosts = tables['computehosts']
+        caps = tables['computehost_extra_capabilities']
+        allocs = tables['computehost_allocations']
+        providers = tables['resource_providers']
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(hosts.c.id, hosts.c.hypervisor_hostname,
+                          providers.c.name)
+                .select_from(hosts.join(
+                    providers,
+                    providers.c.id == hosts.c.resource_provider_id))
+                .order_by(hosts.c.hypervisor_hostname)).all()
+            capability_hosts = conn.execute(
+                sa.select(caps.c.id, caps.c.computehost_id)
+                .select_from(caps.join(hosts))).all()
+            allocation_hosts = conn.execute(
+                sa.select(allocs.c.id, allocs.c.compute_host_id)
+                .select_from(allocs.join(hosts))).all()
+        # Each host keeps its number as a string, still joined to its
+        # provider, its capability values and its allocations.
+        self.assertEqual(
+            sorted((str(i), name, name) for name, i in numbered.items()),
+            sorted(tuple(row) for row in found))
+        self.assertEqual(
+            sorted(('cap-%s' % name, str(i)) for name, i in numbered.items()),
+            sorted(tuple(row) for row in capability_hosts))
+        self.assertEqual(
+            sorted(('alloc-%s' % name, str(i))
+                   for name, i in numbered.items()),
+            sorted(tuple(row) for row in allocation_hosts))
+
+        # New rows take string ids, and the keys still hold.
+        with self.engine.begin() as conn:
+            conn.execute(hosts.insert().values(
+                id='6f1c2a4e-9d0b-4c57-8a3e-1b2c3d4e5f60', vcpus=1,
+                cpu_info='', hypervisor_type='', hypervisor_version=0,
+                hypervisor_hostname='uuid-host', memory_mb=1, local_gb=1))
+        if self.engine.name == 'sqlite':
+            return  # SQLite checks foreign keys only with a pragma.
+        with self.engine.begin() as conn:
+            self.assertRaises(
+                db_exc.DBReferenceError, conn.execute,
+                allocs.insert().values(id='dangling', compute_host_id='999',
+                                       reservation_id='res-host-a'))
+
+    def _insert_numbered_hosts(self) -> dict:
+        """At revision 0008: numbered hosts, each with a provider, one
+        capability value and one allocation; {hostname: number}."""
+        tables = self._tables()
+        start = datetime.datetime(2030, 1, 1)
+        numbered = {}
+        with self.engine.begin() as conn:
+            conn.execute(tables['extra_capabilities'].insert().values(
+                id='gpu', resource_type=HOST_RESOURCE_TYPE,
+                capability_name='gpu', private=False))
+            conn.execute(tables['leases'].insert().values(
+                id='lease', name='lease', start_date=start,
+                end_date=start + datetime.timedelta(hours=1),
+                status='PENDING'))
+            for name in ('host-a', 'host-b', 'host-c'):
+                provider_id = conn.execute(
+                    tables['resource_providers'].insert().values(
+                        uuid='rp-' + name, name=name, generation=1)
+                ).inserted_primary_key[0]
+                host_id = conn.execute(tables['computehosts'].insert().values(
+                    vcpus=1, cpu_info='', hypervisor_type='QEMU',
+                    hypervisor_version=1, hypervisor_hostname=name,
+                    memory_mb=1, local_gb=1,
+                    resource_provider_id=provider_id)
+                ).inserted_primary_key[0]
+                numbered[name] = host_id
+                conn.execute(
+                    tables['computehost_extra_capabilities'].insert().values(
+                        id='cap-' + name, computehost_id=host_id,
+                        capability_id='gpu', capability_value='true'))
+                conn.execute(tables['reservations'].insert().values(
+                    id='res-' + name, lease_id='lease',
+                    resource_type=HOST_RESOURCE_TYPE, status='pending'))
+                conn.execute(tables['computehost_allocations'].insert().values(
+                    id='alloc-' + name, compute_host_id=host_id,
+                    reservation_id='res-' + name, start_date=start,
+                    end_date=start + datetime.timedelta(hours=1)))
+        self.assertEqual(3, len(set(numbered.values())))
+        return numbered
 
     def test_normalization_keeps_names_differing_in_case(self):
         migration.upgrade('0001', self.engine)
