@@ -3,6 +3,7 @@
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 import sqlalchemy as sa
 from sqlalchemy.ext import compiler
 from sqlalchemy.sql import expression
@@ -211,33 +212,76 @@ def host_create(context, values: dict, capabilities: dict,
 
 
 def _link_provider(context, session, host) -> None:
-    """Give the host its resource provider, named after it.
+    """Give the host its resource provider (see link_providers)."""
+    host.resource_provider_id = link_providers(
+        context, session, [host.to_dict()])[host.id]
+    session.flush()
 
-    A provider of that name registered beforehand (by a compute service,
-    say) is adopted as it is; otherwise one is created with VCPU,
-    MEMORY_MB and DISK_GB inventory from the host's columns.
+
+def link_providers(context, session, hosts: list) -> dict:
+    """{host id: provider id}: each host's resource provider, named after it.
+
+    ``hosts`` are dicts with the host columns. A provider of that name
+    registered beforehand (by a compute service, say) is adopted as it is;
+    the others are created, in bulk, with VCPU, MEMORY_MB and DISK_GB
+    inventory from the host's columns. Runs in the caller's writer
+    transaction; registering one host and importing thousands share it.
     """
     rp = placement_models.ResourceProvider
-    provider = session.scalar(sa.select(rp).where(
-        rp.name == host.hypervisor_hostname))
-    if provider is None:
-        if len(rc_api.ids_by_name_if_present(
-                session, [name for name, _ in PROVIDER_INVENTORY])) < len(
-                PROVIDER_INVENTORY):
-            rc_api.sync_standard_classes(context)
-        created = rp_api.create(context, name=host.hypervisor_hostname)
-        inventories = {name: {'total': getattr(host, column)}
-                       for name, column in PROVIDER_INVENTORY
-                       if (getattr(host, column) or 0) > 0}
-        inventory_api.set_inventories(context, created['uuid'], inventories,
-                                      created['generation'])
-        provider = session.scalar(sa.select(rp).where(
-            rp.uuid == created['uuid']))
-    elif session.scalar(sa.select(models.ComputeHost.id).where(
-            models.ComputeHost.resource_provider_id == provider.id)):
-        raise exceptions.HostExists(host=host.hypervisor_hostname)
-    host.resource_provider_id = provider.id
-    session.flush()
+    names = [host['hypervisor_hostname'] for host in hosts]
+    existing = {}
+    for chunk in _chunks(names):
+        existing.update(session.execute(
+            sa.select(rp.name, rp.id).where(rp.name.in_(chunk))).all())
+    for chunk in _chunks(list(existing.values())):
+        taken = session.scalar(
+            sa.select(models.ComputeHost.hypervisor_hostname).where(
+                models.ComputeHost.resource_provider_id.in_(chunk)))
+        if taken is not None:
+            raise exceptions.HostExists(host=taken)
+    new = [host for host in hosts
+           if host['hypervisor_hostname'] not in existing]
+    if new:
+        existing.update(_create_providers(context, session, new))
+    return {host['id']: existing[host['hypervisor_hostname']]
+            for host in hosts}
+
+
+def _create_providers(context, session, hosts: list) -> dict:
+    """{name: provider id} of new root providers with the hosts'
+    inventories, as resource_provider.create then set_inventories leave
+    them (generation 1)."""
+    rp = placement_models.ResourceProvider
+    classes = [name for name, _ in PROVIDER_INVENTORY]
+    if len(rc_api.ids_by_name_if_present(session, classes)) < len(classes):
+        rc_api.sync_standard_classes(context)
+    class_ids = rc_api.ids_by_name(session, classes)
+    uuids = {host['hypervisor_hostname']: uuidutils.generate_uuid()
+             for host in hosts}
+    session.execute(sa.insert(rp), [
+        {'uuid': uuid, 'name': name, 'generation': 1}
+        for name, uuid in uuids.items()])
+    ids = {}
+    for chunk in _chunks(list(uuids.values())):
+        ids.update(session.execute(
+            sa.select(rp.uuid, rp.id).where(rp.uuid.in_(chunk))).all())
+        session.execute(sa.update(rp).where(rp.uuid.in_(chunk))
+                        .values(root_provider_id=rp.id))
+    inventories = [
+        dict(inventory_api.DEFAULTS, total=host[column],
+             resource_provider_id=ids[uuids[host['hypervisor_hostname']]],
+             resource_class_id=class_ids[name])
+        for host in hosts for name, column in PROVIDER_INVENTORY
+        if (host.get(column) or 0) > 0]
+    if inventories:
+        session.execute(sa.insert(placement_models.Inventory), inventories)
+    return {name: ids[uuid] for name, uuid in uuids.items()}
+
+
+def _chunks(values: list, size: int = 500):
+    """Slices of ``values`` small enough for an IN list on every database."""
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
 
 
 def link_missing_providers(context) -> list:
