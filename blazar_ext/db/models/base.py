@@ -1,5 +1,10 @@
 """Declarative base shared by every model."""
 
+import os
+import threading
+import time
+import uuid
+
 from oslo_db.sqlalchemy import models
 from oslo_utils import uuidutils
 from sqlalchemy import orm
@@ -17,3 +22,27 @@ BASE = orm.declarative_base(cls=_Base)
 
 def new_uuid() -> str:
     return uuidutils.generate_uuid()
+
+
+_ORDERED = {'ms': 0, 'seq': 0}
+_ORDERED_LOCK = threading.Lock()
+
+
+def new_time_ordered_uuid() -> str:
+    """A version 7 UUID: milliseconds since the epoch first, then a
+    counter, then random bits; ids made one after the other sort in the
+    order they were made (by this process; across processes, by the
+    millisecond)."""
+    with _ORDERED_LOCK:
+        ms = time.time_ns() // 1_000_000
+        if ms <= _ORDERED['ms']:
+            ms, seq = _ORDERED['ms'], _ORDERED['seq'] + 1
+            if seq > 0xFFF:
+                ms, seq = ms + 1, 0
+        else:
+            seq = 0
+        _ORDERED.update(ms=ms, seq=seq)
+    random_bits = int.from_bytes(os.urandom(8), 'big') & ((1 << 62) - 1)
+    value = ((ms & ((1 << 48) - 1)) << 80 | 0x7 << 76 | seq << 64
+             | 0b10 << 62 | random_bits)
+    return str(uuid.UUID(int=value))

@@ -26,8 +26,11 @@ class ComputeHost(base.BASE):
     )
 
     # A string, as upstream Blazar's: new hosts get a UUID, hosts numbered
-    # before revision 0009 keep their number as a string.
-    id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
+    # before revision 0009 keep their number as a string. Time-ordered
+    # UUIDs keep what the numbers gave: hosts listed, and picked among
+    # equals, in the order they were registered.
+    id = sa.Column(sa.String(36), primary_key=True,
+                   default=base.new_time_ordered_uuid)
     vcpus = sa.Column(sa.Integer, nullable=False)
     cpu_info = sa.Column(sa.Text, nullable=False)
     hypervisor_type = sa.Column(sa.String(255), nullable=False)
