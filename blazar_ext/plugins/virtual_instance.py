@@ -99,7 +99,7 @@ def pack(rooms: list, spec: dict, keep: dict | None = None) -> dict:
         if not hosts:
             return None
         # The roomiest host, so later leases keep the most choice.
-        host = max(hosts, key=lambda h: (fits[h], -h))
+        host = min(hosts, key=lambda h: (-fits[h], h))
         return {host: keep.get(host, 0) + wanted}
     out = dict(keep)
     order = sorted(fits, key=lambda h: (-fits[h], h))

@@ -26,7 +26,7 @@ class ComputeHost(base.BASE):
     )
 
     # A string, as upstream Blazar's: new hosts get a UUID, hosts numbered
-    # before revision 0009 keep their number as a string. Time-ordered
+    # before revision 0010 keep their number as a string. Time-ordered
     # UUIDs keep what the numbers gave: hosts listed, and picked among
     # equals, in the order they were registered.
     id = sa.Column(sa.String(36), primary_key=True,

@@ -35,7 +35,7 @@ class InstanceAllocation(base.BASE):
 
     id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
     compute_host_id = sa.Column(
-        sa.Integer, sa.ForeignKey('computehosts.id'), nullable=False)
+        sa.String(36), sa.ForeignKey('computehosts.id'), nullable=False)
     reservation_id = sa.Column(
         sa.String(36), sa.ForeignKey('reservations.id', ondelete='CASCADE'),
         nullable=False, index=True)

@@ -259,10 +259,13 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
         self.assertIsNone(numbers['1.5e3'])
 
     def test_host_ids_become_strings_everywhere_they_are_used(self):
-        migration.upgrade('0008', self.engine)
-        numbered = self._insert_numbered_hosts()
-
         migration.upgrade('0009', self.engine)
+        numbered = self._insert_numbered_hosts()
+        # oslo.db drops SQLite tables by name, with foreign keys on:
+        # instance_allocations comes after the computehosts it points at.
+        self.addCleanup(self._empty, 'instance_allocations')
+
+        migration.upgrade('0010', self.engine)
         tables = self._tables()
         hosts = tables['computehosts']
         caps = tables['computehost_extra_capabilities']
@@ -282,6 +285,10 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
             allocation_hosts = conn.execute(
                 sa.select(allocs.c.id, allocs.c.compute_host_id)
                 .select_from(allocs.join(hosts))).all()
+            instances = tables['instance_allocations']
+            instance_hosts = conn.execute(
+                sa.select(instances.c.id, instances.c.compute_host_id)
+                .select_from(instances.join(hosts))).all()
         # Each host keeps its number as a string, still joined to its
         # provider, its capability values and its allocations.
         self.assertEqual(
@@ -294,6 +301,10 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
             sorted(('alloc-%s' % name, str(i))
                    for name, i in numbered.items()),
             sorted(tuple(row) for row in allocation_hosts))
+        self.assertEqual(
+            sorted(('inst-%s' % name, str(i))
+                   for name, i in numbered.items()),
+            sorted(tuple(row) for row in instance_hosts))
 
         # New rows take string ids, and the keys still hold.
         with self.engine.begin() as conn:
@@ -309,8 +320,12 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
                 allocs.insert().values(id='dangling', compute_host_id='999',
                                        reservation_id='res-host-a'))
 
+    def _empty(self, table: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(sa.text('DELETE FROM %s' % table))
+
     def _insert_numbered_hosts(self) -> dict:
-        """At revision 0008: numbered hosts, each with a provider, one
+        """At revision 0009: numbered hosts, each with a provider, one
         capability value and one allocation; {hostname: number}."""
         tables = self._tables()
         start = datetime.datetime(2030, 1, 1)
@@ -345,6 +360,11 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
                 conn.execute(tables['computehost_allocations'].insert().values(
                     id='alloc-' + name, compute_host_id=host_id,
                     reservation_id='res-' + name, start_date=start,
+                    end_date=start + datetime.timedelta(hours=1)))
+                conn.execute(tables['instance_allocations'].insert().values(
+                    id='inst-' + name, compute_host_id=host_id,
+                    reservation_id='res-' + name, slots=1, vcpus=1,
+                    memory_mb=1, disk_gb=1, start_date=start,
                     end_date=start + datetime.timedelta(hours=1)))
         self.assertEqual(3, len(set(numbered.values())))
         return numbered

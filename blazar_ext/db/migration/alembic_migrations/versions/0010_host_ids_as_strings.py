@@ -2,20 +2,20 @@
 
 New hosts get a UUID; a host numbered before this revision keeps its
 number, now as a string ("7"), in computehosts and in every column that
-refers to it (capability values, host allocations), so ids stored by
+refers to it (capability values, host and instance allocations), so ids stored by
 clients stay valid. Host providers point from the host row
 (resource_provider_id) and are untouched.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-11-23
 """
 
 from alembic import op
 import sqlalchemy as sa
 
-revision = '0009'
-down_revision = '0008'
+revision = '0010'
+down_revision = '0009'
 
 HOST_ID = sa.String(36)
 
@@ -25,6 +25,8 @@ _REFERENCES = (
      'fk_computehost_extra_capabilities_computehost_id'),
     ('computehost_allocations', 'compute_host_id', None,
      'fk_computehost_allocations_compute_host_id'),
+    ('instance_allocations', 'compute_host_id', None,
+     'fk_instance_allocations_compute_host_id'),
 )
 
 
