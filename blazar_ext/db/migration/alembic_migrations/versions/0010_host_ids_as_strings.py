@@ -2,8 +2,8 @@
 
 New hosts get a UUID; a host numbered before this revision keeps its
 number, now as a string ("7"), in computehosts and in every column that
-refers to it (capability values, host and instance allocations), so ids stored by
-clients stay valid. Host providers point from the host row
+refers to it (capability values, host and instance allocations), so ids
+stored by clients stay valid. Host providers point from the host row
 (resource_provider_id) and are untouched.
 
 Revision ID: 0010
