@@ -213,6 +213,61 @@ class TestMultiProcessPostgreSQL(_HostTests, base.BaseTestCase):
     BACKEND = 'postgresql'
 
 
+class _InstanceTests(_MultiProcessTests):
+    """virtual:instance leases raced through two managers."""
+
+    def test_two_managers_never_overcommit_a_host(self):
+        for i in range(3):
+            self._request('POST', '/v1/os-hosts',
+                          {'name': 'slot-host-%d' % i, 'vcpus': 8,
+                           'memory_mb': 65536, 'local_gb': 500},
+                          expected=201)
+        now = time.time()
+
+        def date(minutes: int) -> str:
+            return time.strftime('%Y-%m-%d %H:%M',
+                                 time.gmtime(now + 60 * minutes))
+
+        def create(i: int) -> int:
+            # Windows that overlap in several ways; 4 VCPU each.
+            start = 60 + 10 * (i % 4)
+            body = {'name': 'race-%d' % i, 'start_date': date(start),
+                    'end_date': date(start + 30),
+                    'reservations': [{
+                        'resource_type': 'virtual:instance', 'amount': 1,
+                        'vcpus': 4, 'memory_mb': 1024, 'disk_gb': 10,
+                        'affinity': None}]}
+            return requests.post(self.url + '/v1/leases', headers=ADMIN,
+                                 timeout=60, json=body).status_code
+
+        with futures.ThreadPoolExecutor(8) as pool:
+            statuses = list(pool.map(create, range(16)))
+        self.assertEqual(set(), set(statuses) - {201, 409}, statuses)
+        self.assertGreaterEqual(statuses.count(201), 6, statuses)
+        # No host holds more than its 8 VCPU at any moment.
+        engine = sa.create_engine(self.deployment.database.url,
+                                  poolclass=sa.pool.NullPool)
+        self.addCleanup(engine.dispose)
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text(
+                'SELECT compute_host_id, start_date, end_date, '
+                'slots * vcpus FROM instance_allocations')).all()
+        self.assertEqual(statuses.count(201), len(rows))
+        for host_id in {r[0] for r in rows}:
+            mine = [r for r in rows if r[0] == host_id]
+            for _h, at, _e, _v in mine:
+                used = sum(v for _h2, s, e, v in mine if s <= at < e)
+                self.assertLessEqual(used, 8, (host_id, at, mine))
+
+
+class TestInstancesMySQL(_InstanceTests, base.BaseTestCase):
+    BACKEND = 'mysql'
+
+
+class TestInstancesPostgreSQL(_InstanceTests, base.BaseTestCase):
+    BACKEND = 'postgresql'
+
+
 class TestMultiProcessFailures(_MultiProcessTests, base.BaseTestCase):
     """Broker and manager trouble reach the client as 503, not a hang.
 
