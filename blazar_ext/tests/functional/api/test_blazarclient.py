@@ -101,6 +101,50 @@ class TestBlazarClientLeases(base.APITestCase):
         self.assertEqual(404, self.request(
             'GET', '/v1/leases/%s' % lease_id).status)
 
+    def test_instance_lease_create_show_update_delete(self):
+        for i in range(3):
+            self.assertEqual(201, self.request('POST', '/v1/os-hosts', {
+                'name': 'c%d' % i, 'vcpus': 4, 'memory_mb': 8192,
+                'local_gb': 100}).status)
+        start = timeutils.utcnow() + datetime.timedelta(hours=1)
+        end = start + datetime.timedelta(hours=2)
+        proc = self.openstack(
+            'lease', 'create', '--reservation',
+            'resource_type=virtual:instance,vcpus=2,memory_mb=4096,'
+            'disk_gb=20,amount=3,affinity=False',
+            '--start-date', start.strftime(FMT),
+            '--end-date', end.strftime(FMT), '-f', 'json', 'vm-lease')
+        lease = json.loads(proc.stdout[proc.stdout.index('{'):])
+        lease_id = lease['id']
+        shown = self.request('GET', '/v1/leases/%s' % lease_id).json()[
+            'lease']
+        [reservation] = shown['reservations']
+        self.assertEqual((3, 2, 4096, 20, False), tuple(
+            reservation[k] for k in ('amount', 'vcpus', 'memory_mb',
+                                     'disk_gb', 'affinity')))
+        self.openstack('lease', 'show', lease_id, '-f', 'json')
+
+        self.openstack('lease', 'set', '--reservation',
+                       'id=%s,amount=4,affinity=None' % reservation['id'],
+                       lease_id)
+        updated = self.request('GET', '/v1/leases/%s' % lease_id).json()[
+            'lease']['reservations'][0]
+        self.assertEqual((4, None), (updated['amount'],
+                                     updated['affinity']))
+        # 12 VCPU in all, 8 held: the client shows the 409's reason.
+        proc = self.openstack(
+            'lease', 'create', '--reservation',
+            'resource_type=virtual:instance,vcpus=4,memory_mb=1024,'
+            'disk_gb=1,amount=2',
+            '--start-date', start.strftime(FMT),
+            '--end-date', end.strftime(FMT), 'too-big', ok=False)
+        self.assertNotEqual(0, proc.returncode)
+        self.assertIn('VCPU (8 needed, 4 free)', proc.stderr)
+
+        self.openstack('lease', 'delete', lease_id)
+        self.assertEqual(404, self.request(
+            'GET', '/v1/leases/%s' % lease_id).status)
+
     def test_host_create_with_sizes_as_extras(self):
         # The client sends every --extra as a string; sizes still land in
         # the host's columns and its resource provider's inventory.
