@@ -15,6 +15,7 @@ from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import healing as healing_api
 from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api import instance as instance_api
@@ -297,6 +298,30 @@ class InstanceReservationPlugin(base.ResourcePlugin):
                    reservation_id: str | None = None) -> list:
         return sorted(self._place(session, reservation_id, spec, start, end,
                                   {}, lock=False))
+
+    def heal(self, session, reservation: dict, lost: list,
+             start: datetime.datetime, end: datetime.datetime) -> dict:
+        """The slots on the out-of-service hosts ``lost`` packed anew
+        over [start, end], the others kept where they are (instances run
+        there); same size, properties and affinity. All or nothing: {lost
+        host: a host now holding its slots}, or None for each."""
+        spec = base.Spec(reservation, parsed=InstanceQuery(
+            reservation.get('resource_properties') or '',
+            private_visible=True))
+        held = instance_api.allocations_of(session, reservation['id'])
+        keep = {h: n for h, n in held.items() if h not in lost}
+        try:
+            slots = self._place(session, reservation['id'], spec, start,
+                                end, keep, lock=True)
+        except (exceptions.NotEnoughResources, exceptions.Invalid):
+            return {old: None for old in lost}
+        added = {h: n - keep.get(h, 0) for h, n in slots.items()
+                 if n > keep.get(h, 0)}
+        healing_api.move_instance_slots(session, reservation['id'], lost,
+                                        added, spec, start, end)
+        targets = sorted(added) or sorted(keep)
+        return {old: targets[i % len(targets)] if targets else None
+                for i, old in enumerate(lost)}
 
     def held(self, session, reservation_ids: list) -> dict:
         return {rid: sorted(instance_api.allocations_of(session, rid))

@@ -18,6 +18,7 @@ from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as models
 from blazar_ext.db import session as db_session
 
@@ -31,16 +32,20 @@ FLOATINGIP_TYPE = 'virtual:floatingip'
 def _lost_queries(now: datetime.datetime, host_ids=None, fip_ids=None,
                   lease_ids=None) -> list:
     """SELECT (resource_type, reservation_id, lease_id, resource_id) of
-    the allocations on resources out of service, window not over."""
+    the allocations on resources out of service, window not over: hosts
+    held whole (physical:host) or in part (virtual:instance), floating
+    IPs."""
     queries = []
-    for resource_type, alloc, resource, column, only in (
-            (HOST_TYPE, models.ComputeHostAllocation,
-             host_models.ComputeHost, 'compute_host_id', host_ids),
-            (FLOATINGIP_TYPE, fip_models.FloatingIPAllocation,
-             fip_models.FloatingIP, 'floatingip_id', fip_ids)):
+    for alloc, resource, column, only in (
+            (models.ComputeHostAllocation, host_models.ComputeHost,
+             'compute_host_id', host_ids),
+            (instance_models.InstanceAllocation, host_models.ComputeHost,
+             'compute_host_id', host_ids),
+            (fip_models.FloatingIPAllocation, fip_models.FloatingIP,
+             'floatingip_id', fip_ids)):
         resource_id = getattr(alloc, column)
         query = (
-            sa.select(sa.literal(resource_type), alloc.reservation_id,
+            sa.select(models.Reservation.resource_type, alloc.reservation_id,
                       models.Reservation.lease_id, resource_id)
             .join(resource, resource.id == resource_id)
             .join(models.Reservation,
@@ -270,3 +275,29 @@ def move_host_allocations(session, moves: list) -> None:
         {'compute_host_id': new, 'reservation_id': reservation_id,
          'start_date': start, 'end_date': end}
         for reservation_id, _old, new, start, end in moves])
+
+
+def move_instance_slots(session, reservation_id: str, lost: list,
+                        added: dict, size: dict, start: datetime.datetime,
+                        end: datetime.datetime) -> None:
+    """A virtual:instance reservation leaves the ``lost`` hosts: their
+    allocations go, and ``added`` {host: slots} is held over [start, end]
+    (on a host it already holds, its row grows)."""
+    alloc = instance_models.InstanceAllocation
+    session.execute(sa.delete(alloc).where(
+        alloc.reservation_id == reservation_id,
+        alloc.compute_host_id.in_(list(lost))))
+    held = dict(session.execute(
+        sa.select(alloc.compute_host_id, alloc.id).where(
+            alloc.reservation_id == reservation_id)).all())
+    for host_id, slots in sorted(added.items()):
+        if host_id in held:
+            session.execute(sa.update(alloc).where(
+                alloc.id == held[host_id]).values(slots=alloc.slots + slots))
+        else:
+            session.add(alloc(
+                compute_host_id=host_id, reservation_id=reservation_id,
+                slots=slots, vcpus=size['vcpus'],
+                memory_mb=size['memory_mb'], disk_gb=size['disk_gb'],
+                start_date=start, end_date=end))
+    session.flush()

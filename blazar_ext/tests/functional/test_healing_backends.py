@@ -65,6 +65,16 @@ class TestHealingPostgreSQL(backends.OnBackend,
     BACKEND = 'postgresql'
 
 
+class TestInstanceHealingMySQL(backends.OnBackend,
+                               test_host_service.TestInstanceHealing):
+    BACKEND = 'mysql'
+
+
+class TestInstanceHealingPostgreSQL(backends.OnBackend,
+                                    test_host_service.TestInstanceHealing):
+    BACKEND = 'postgresql'
+
+
 class _RowLocksOnly:
     """Two healers and lease creates at once, with the in-process lock
     off: only the database's row locks keep them apart, as between two

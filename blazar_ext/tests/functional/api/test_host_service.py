@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import sqlalchemy as sa
+
 from blazar_ext.cmd import hosts as hosts_cmd
 from blazar_ext import context
 from blazar_ext.db.api import allocation as allocation_api
@@ -200,7 +202,8 @@ class TestHealing(ServiceTestCase):
         gpu = host_reservation(resource_properties='["==", "$gpu", "true"]')
         active = self.create('active', start='now', end=120,
                              reservations=[gpu])
-        self.run_events()
+        # Half a minute on: MySQL may round a start of 'now' up a second.
+        self.run_events(minutes=0.5)
         self.assertEqual('ACTIVE', self.show(active['id'])['status'])
         future = self.create('future', start=200, end=300,
                              reservations=[gpu])
@@ -385,4 +388,64 @@ class TestFloatingIPHealing(ServiceTestCase):
         self.assertTrue(reservation['missing_resources'])
         self.assertTrue(self.show(lease['id'])['degraded'])
         self.set_fip_reservable(a, True)
+        self.assertFalse(self.show(lease['id'])['degraded'])
+
+
+def instances(**values) -> dict:
+    spec = {'resource_type': 'virtual:instance', 'amount': 2, 'vcpus': 4,
+            'memory_mb': 4096, 'disk_gb': 20, 'affinity': None,
+            'resource_properties': ''}
+    spec.update(values)
+    return spec
+
+
+class TestInstanceHealing(ServiceTestCase):
+    """virtual:instance slots on a failed host are packed anew."""
+
+    def add_sized(self, name: str, **values) -> dict:
+        return self.add_host(name, vcpus=8, memory_mb=16384, local_gb=100,
+                             **values)
+
+    def slots(self, lease: dict) -> dict:
+        [reservation] = self.show(lease['id'])['reservations']
+        with self.db.engine.connect() as conn:
+            rows = conn.execute(sa.text(
+                'SELECT compute_host_id, slots FROM instance_allocations '
+                'WHERE reservation_id = :r'), {'r': reservation['id']})
+            return {str(h): n for h, n in rows}
+
+    def test_slots_move_and_the_others_stay(self):
+        hosts = [self.add_sized('h%d' % i)['id'] for i in range(3)]
+        lease = self.create(reservations=[instances(amount=3)])
+        held = self.slots(lease)
+        self.assertEqual(3, sum(held.values()))
+        self.assertEqual(2, len(held))
+        [full] = [h for h, n in held.items() if n == 2]
+        [other] = [h for h, n in held.items() if n == 1]
+        self.set_reservable({'id': full}, False)
+        moved = self.slots(lease)
+        self.assertEqual(3, sum(moved.values()))
+        self.assertNotIn(full, moved)
+        # The instance on the healthy host stays where it runs.
+        self.assertGreaterEqual(moved[other], 1)
+        self.assertTrue(set(moved) <= set(hosts) - {full})
+        [reservation] = self.show(lease['id'])['reservations']
+        self.assertTrue(reservation['resources_changed'])
+        self.assertFalse(self.show(lease['id'])['degraded'])
+
+    def test_affinity_without_room_degrades_then_heals(self):
+        h1 = self.add_sized('h1')
+        self.add_sized('h2', small='yes')
+        self.create('filler', reservations=[instances(
+            amount=1, vcpus=6, resource_properties='["==", "$small", '
+            '"yes"]')])
+        lease = self.create(reservations=[instances(
+            amount=2, affinity=True)])
+        self.assertEqual({h1['id']: 2}, self.slots(lease))
+        self.set_reservable(h1, False)
+        # h2 has room for one only: nothing moves, the lease is degraded.
+        self.assertEqual({h1['id']: 2}, self.slots(lease))
+        self.assertTrue(self.show(lease['id'])['degraded'])
+        h3 = self.add_sized('h3')
+        self.assertEqual({h3['id']: 2}, self.slots(lease))
         self.assertFalse(self.show(lease['id'])['degraded'])
