@@ -102,3 +102,34 @@ class LeaseTestCase(APITestCase):
     def run_events(self, minutes: float = 0) -> list:
         now = timeutils.utcnow() + datetime.timedelta(minutes=minutes)
         return self.manager.service.event_loop.run_once(now)
+
+
+# The newest Placement microversion, for the helpers below.
+PLACEMENT_LATEST = {'OpenStack-API-Version': 'placement 1.39'}
+
+
+class HostProviderTestCase(LeaseTestCase):
+    """With helpers to read a host's resource provider and set its
+    traits through the Placement API."""
+
+    def provider(self, name: str) -> dict:
+        resp = self.request('GET', '/placement/resource_providers?name=%s'
+                            % name, headers=PLACEMENT_LATEST)
+        self.assertEqual(200, resp.status, resp.text)
+        providers = resp.json()['resource_providers']
+        self.assertEqual(1, len(providers), resp.text)
+        return providers[0]
+
+    def set_traits(self, name: str, *traits: str) -> None:
+        provider = self.provider(name)
+        for trait in traits:
+            if trait.startswith('CUSTOM_'):
+                self.request('PUT', '/placement/traits/%s' % trait,
+                             headers=PLACEMENT_LATEST)
+        resp = self.request(
+            'PUT', '/placement/resource_providers/%s/traits'
+            % provider['uuid'],
+            {'traits': list(traits),
+             'resource_provider_generation': provider['generation']},
+            headers=PLACEMENT_LATEST)
+        self.assertEqual(200, resp.status, resp.text)

@@ -7,7 +7,6 @@ from oslo_utils import timeutils
 
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_host_traits
 
 host_reservation = base.host_reservation
 FMT = base.FMT
@@ -18,7 +17,7 @@ def _at(minutes: int) -> str:
     return (base + datetime.timedelta(minutes=minutes)).strftime(FMT)
 
 
-class TestHostAvailability(test_host_traits.HostProviderTestCase):
+class TestHostAvailability(base.HostProviderTestCase):
 
     def setUp(self):
         super().setUp()

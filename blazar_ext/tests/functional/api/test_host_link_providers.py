@@ -11,10 +11,9 @@ import sqlalchemy as sa
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
-from blazar_ext.tests.functional.api import test_host_traits
 
 
-class TestLinkProviders(test_host_traits.HostProviderTestCase):
+class TestLinkProviders(base.HostProviderTestCase):
 
     def _forget_provider(self, host_id: str) -> None:
         """Make a host look as revision 0006 found it: no provider."""
@@ -43,7 +42,7 @@ class TestLinkProviders(test_host_traits.HostProviderTestCase):
         resp = self.request('POST', '/v1/leases', {
             'name': 'gpu', 'start_date': base.lease_date(60),
             'end_date': base.lease_date(120), 'events': [],
-            'reservations': [test_host_traits.host_reservation(
+            'reservations': [base.host_reservation(
                 traits='CUSTOM_GPU')]})
         self.assertEqual(409, resp.status, resp.text)
 
@@ -51,7 +50,7 @@ class TestLinkProviders(test_host_traits.HostProviderTestCase):
         self.assertEqual(0, proc.returncode, proc.stderr)
         self.assertIn('Linked 1 host(s)', proc.stdout)
         self.assertIn('old', proc.stdout)
-        lease = self.create(reservations=[test_host_traits.host_reservation(
+        lease = self.create(reservations=[base.host_reservation(
             traits='CUSTOM_GPU')])
         self.assertEqual([old['id']], self.allocated_hosts(lease['id']))
         # Nothing left to link the second time.

@@ -15,7 +15,6 @@ from blazar_ext import context
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_host_traits
 
 host_reservation = base.host_reservation
 OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
@@ -23,7 +22,7 @@ PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
 NET = 'public-net'
 
 
-class ServiceTestCase(test_host_traits.HostProviderTestCase):
+class ServiceTestCase(base.HostProviderTestCase):
 
     def set_reservable(self, host: dict, reservable, reason=None,
                        expect: int = 200) -> dict:

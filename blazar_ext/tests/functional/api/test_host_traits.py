@@ -6,32 +6,8 @@ from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
 
 host_reservation = base.host_reservation
-PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
-
-
-class HostProviderTestCase(base.LeaseTestCase):
-
-    def provider(self, name: str) -> dict:
-        resp = self.request('GET', '/placement/resource_providers?name=%s'
-                            % name, headers=PLACEMENT)
-        self.assertEqual(200, resp.status, resp.text)
-        providers = resp.json()['resource_providers']
-        self.assertEqual(1, len(providers), resp.text)
-        return providers[0]
-
-    def set_traits(self, name: str, *traits: str) -> None:
-        provider = self.provider(name)
-        for trait in traits:
-            if trait.startswith('CUSTOM_'):
-                self.request('PUT', '/placement/traits/%s' % trait,
-                             headers=PLACEMENT)
-        resp = self.request(
-            'PUT', '/placement/resource_providers/%s/traits'
-            % provider['uuid'],
-            {'traits': list(traits),
-             'resource_provider_generation': provider['generation']},
-            headers=PLACEMENT)
-        self.assertEqual(200, resp.status, resp.text)
+PLACEMENT = base.PLACEMENT_LATEST
+HostProviderTestCase = base.HostProviderTestCase
 
 
 class TestHostProvider(HostProviderTestCase):
