@@ -30,9 +30,8 @@ SCREENSHOT_DIR = os.environ.get(
     os.path.join(os.getcwd(), '.stestr', 'screenshots'))
 
 
-def _at(hours: float) -> str:
-    base = timeutils.utcnow().replace(minute=0, second=0, microsecond=0)
-    return (base + datetime.timedelta(hours=hours)).strftime(FMT)
+def _hour() -> datetime.datetime:
+    return timeutils.utcnow().replace(minute=0, second=0, microsecond=0)
 
 
 def _minute(api_date: str) -> str:
@@ -49,6 +48,8 @@ class CalendarBrowserTestCase(testtools.TestCase):
         reason = browser.unavailable()
         if reason:
             self.skipTest(reason)
+        # Dates from one base for the whole test: an hour may turn.
+        self.base = _hour()
         self.state = self.useFixture(fixtures.TempDir()).path
         port = services.free_port()
         config = os.path.join(self.state, 'blazar-ext.conf')
@@ -69,6 +70,9 @@ class CalendarBrowserTestCase(testtools.TestCase):
         self.addCleanup(self.driver.quit)
         # Cleanups run last-in first-out: the screenshot before quitting.
         self.addCleanup(self.screenshot, 'end')
+
+    def at(self, hours: float) -> str:
+        return (self.base + datetime.timedelta(hours=hours)).strftime(FMT)
 
     def screenshot(self, label: str) -> None:
         os.makedirs(SCREENSHOT_DIR, exist_ok=True)
@@ -95,7 +99,8 @@ class CalendarBrowserTestCase(testtools.TestCase):
                 'hypervisor_properties': '', 'resource_properties': ''}
         spec.update(reservation)
         return self.call('POST', '/v1/leases', {
-            'name': name, 'start_date': _at(start), 'end_date': _at(end),
+            'name': name, 'start_date': self.at(start),
+            'end_date': self.at(end),
             'reservations': [spec], 'events': []}, token=token,
             expected=201).json()['lease']
 
@@ -180,7 +185,7 @@ class TestCalendarBars(CalendarBrowserTestCase):
         browser.wait_until(self.driver,
                            '!document.getElementById("tooltip").hidden')
         self.assertEqual('admin-lease (PENDING)\nproject admin\n%s → %s UTC'
-                         % (_at(2), _at(6)), self.driver.find_element(
+                         % (self.at(2), self.at(6)), self.driver.find_element(
                              'id', 'tooltip').get_attribute('textContent'))
 
     def bar_box(self, lease_id: str) -> dict:
@@ -205,7 +210,7 @@ class TestCalendarBars(CalendarBrowserTestCase):
             'id', 'now-line').get_attribute('x1'))
         # Right of the now-line by the time until the lease starts, on
         # the scale of its four hours.
-        until = (datetime.datetime.strptime(_at(2), FMT)
+        until = (datetime.datetime.strptime(self.at(2), FMT)
                  - timeutils.utcnow()).total_seconds()
         self.assertAlmostEqual(day['width'] * until / (4 * 3600),
                                day['x'] - now_x, delta=3)
@@ -220,18 +225,19 @@ class TestCalendarBars(CalendarBrowserTestCase):
                          [(b['name'], b['lease']) for b in mine])
         others = sorted((b['name'], b['start'], b['end'])
                         for b in bars if not b['lease'])
-        self.assertEqual([('reserved', _at(2), _at(6)),
-                          ('reserved', _at(10), _at(20)),
-                          ('reserved', _at(10), _at(20))], others)
+        self.assertEqual([('reserved', self.at(2), self.at(6)),
+                          ('reserved', self.at(10), self.at(20)),
+                          ('reserved', self.at(10), self.at(20))], others)
         bar = self.driver.find_element(
             'css selector', 'rect.bar[data-start="%s"]:not([data-lease="%s"])'
-            % (_at(10), self.alice_lease['id']))
+            % (self.at(10), self.alice_lease['id']))
         webdriver.ActionChains(self.driver).move_to_element(bar).perform()
         browser.wait_until(self.driver,
                            '!document.getElementById("tooltip").hidden')
+        tip = self.driver.find_element('id', 'tooltip')
         self.assertEqual('reserved by another project\n%s → %s UTC'
-                         % (_at(10), _at(20)), self.driver.find_element(
-                             'id', 'tooltip').get_attribute('textContent'))
+                         % (self.at(10), self.at(20)),
+                         tip.get_attribute('textContent'))
         self.assert_no_secrets()
         # Another identity in the token field: its view, and nothing of
         # the previous one once back.
@@ -263,7 +269,8 @@ class TestCalendarBars(CalendarBrowserTestCase):
                 'floating_network_id': 'public',
                 'floating_ip_address': address}, expected=201)
         fip_lease = self.call('POST', '/v1/leases', {
-            'name': 'fip-lease', 'start_date': _at(1), 'end_date': _at(4),
+            'name': 'fip-lease', 'start_date': self.at(1),
+            'end_date': self.at(4),
             'reservations': [{'resource_type': 'virtual:floatingip',
                               'network_id': 'public', 'amount': 1}],
             'events': []}, expected=201).json()['lease']
@@ -333,7 +340,7 @@ class TestFindASlot(CalendarBrowserTestCase):
         earliest = self.driver.find_element(
             'css selector', '#slot-list li:first-child button'
         ).get_attribute('data-start')
-        self.assertEqual(_at(5), earliest)
+        self.assertEqual(self.at(5), earliest)
         self.screenshot('slot')
         self.set_value('lease-name', 'from-the-calendar')
         browser.settle(self.driver, lambda: self.click('#reserve'))
@@ -345,11 +352,12 @@ class TestFindASlot(CalendarBrowserTestCase):
                    if lease['name'] == 'from-the-calendar']
         self.assertEqual(1, len(created))
         lease = created[0]
-        self.assertEqual((_at(5), _at(7)), (_minute(lease['start_date']),
-                                            _minute(lease['end_date'])))
+        self.assertEqual((self.at(5), self.at(7)),
+                         (_minute(lease['start_date']),
+                          _minute(lease['end_date'])))
         self.assertEqual('!CUSTOM_GPU', lease['reservations'][0]['traits'])
-        self.assertEqual([(lease['id'], self.gpu_plain['id'], _at(5),
-                           _at(7))],
+        self.assertEqual([(lease['id'], self.gpu_plain['id'], self.at(5),
+                           self.at(7))],
                          [(b['lease'], b['resource'], b['start'], b['end'])
                           for b in self.bars()
                           if b['name'] == 'from-the-calendar'])
@@ -364,8 +372,8 @@ class TestFindASlot(CalendarBrowserTestCase):
         browser.wait_until(self.driver, 'document.getElementById('
                            '"lease-error").textContent')
         # The same request straight to the API: the page shows its words.
-        body = {'name': 'too-long', 'start_date': _at(30),
-                'end_date': _at(30 + 48), 'events': [],
+        body = {'name': 'too-long', 'start_date': self.at(30),
+                'end_date': self.at(30 + 48), 'events': [],
                 'reservations': [{'resource_type': 'physical:host',
                                   'min': 1, 'max': 1,
                                   'hypervisor_properties': '',
@@ -391,6 +399,7 @@ class TestCalendarUnderKeystone(testtools.TestCase):
                   or test_keystone_auth.keystone_unavailable())
         if reason:
             self.skipTest(reason)
+        self.base = _hour()
         keystone = self.useFixture(test_keystone_auth.Keystone())
         keystone.project('service')
         keystone.user('blazar', 'service', ['admin', 'service'],
@@ -410,9 +419,13 @@ class TestCalendarUnderKeystone(testtools.TestCase):
             % '.'.join(self.id().split('.')[-2:]))))
         os.makedirs(SCREENSHOT_DIR, exist_ok=True)
 
+    def at(self, hours: float) -> str:
+        return (self.base + datetime.timedelta(hours=hours)).strftime(FMT)
+
     def lease(self, name: str, token: str, start: float, end: float):
         resp = self.service.request('POST', '/v1/leases', token, {
-            'name': name, 'start_date': _at(start), 'end_date': _at(end),
+            'name': name, 'start_date': self.at(start),
+            'end_date': self.at(end),
             'reservations': [{'resource_type': 'physical:host', 'min': 1,
                               'max': 1, 'hypervisor_properties': '',
                               'resource_properties': ''}], 'events': []})

@@ -4,6 +4,7 @@ import json
 import os
 import urllib.parse
 
+from oslo_utils import timeutils
 import yaml
 
 from blazar_ext.tests import base
@@ -22,6 +23,13 @@ def rows(body: dict, kind: str) -> list:
 
 
 class CalendarTestCase(base.LeaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        # One "now" for the whole test: dates computed before and after a
+        # minute turns must agree.
+        timeutils.set_time_override(timeutils.utcnow())
+        self.addCleanup(timeutils.clear_time_override)
 
     def calendar(self, resource='os-hosts', expect=200, headers=None,
                  start=None, end=None, **params):

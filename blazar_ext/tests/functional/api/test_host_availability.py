@@ -21,6 +21,10 @@ class TestHostAvailability(base.HostProviderTestCase):
 
     def setUp(self):
         super().setUp()
+        # One "now" for the whole test: dates computed before and after a
+        # minute turns must agree.
+        timeutils.set_time_override(timeutils.utcnow())
+        self.addCleanup(timeutils.clear_time_override)
         self.start, self.end = _at(60), _at(60 + 600)
 
     def availability(self, expect=200, headers=None, **params) -> dict:
