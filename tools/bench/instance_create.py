@@ -56,15 +56,17 @@ def load_world(hosts: int, per_host: int,
     with db_session.writer.using(context) as session:
         classes = rc_api.ids_by_name(session,
                                      ['VCPU', 'MEMORY_MB', 'DISK_GB'])
-        session.execute(sa.insert(host_models.ComputeHost), [{
-            'id': i, 'vcpus': 32, 'cpu_info': '{}',
-            'hypervisor_type': 'QEMU', 'hypervisor_version': 1,
-            'hypervisor_hostname': 'host-%d' % i, 'memory_mb': 131072,
-            'local_gb': 1000, 'reservable': True, 'disabled': False}
-            for i in range(1, hosts + 1)])
         session.execute(sa.insert(placement_models.ResourceProvider), [{
             'id': i, 'uuid': str(uuid.uuid4()), 'name': 'host-%d' % i,
             'generation': 1, 'root_provider_id': i}
+            for i in range(1, hosts + 1)])
+        # Host ids are strings; each host's provider has the same number.
+        session.execute(sa.insert(host_models.ComputeHost), [{
+            'id': str(i), 'vcpus': 32, 'cpu_info': '{}',
+            'hypervisor_type': 'QEMU', 'hypervisor_version': 1,
+            'hypervisor_hostname': 'host-%d' % i, 'memory_mb': 131072,
+            'local_gb': 1000, 'reservable': True, 'disabled': False,
+            'resource_provider_id': i}
             for i in range(1, hosts + 1)])
         session.execute(sa.insert(placement_models.Inventory), [{
             'resource_provider_id': i, 'resource_class_id': classes[name],
@@ -74,8 +76,6 @@ def load_world(hosts: int, per_host: int,
             for name, total, ratio in (('VCPU', 32, 4.0),
                                        ('MEMORY_MB', 131072, 1.0),
                                        ('DISK_GB', 1000, 1.0))])
-        session.execute(sa.update(host_models.ComputeHost).values(
-            resource_provider_id=host_models.ComputeHost.id))
         leases, reservations, details, allocations = [], [], [], []
         for host_id in range(1, hosts + 1):
             for k in range(per_host):
@@ -98,7 +98,8 @@ def load_world(hosts: int, per_host: int,
                     'amount': 8, 'affinity': None,
                     'resource_properties': '', 'created_at': now})
                 allocations.append({
-                    'id': str(uuid.uuid4()), 'compute_host_id': host_id,
+                    'id': str(uuid.uuid4()),
+                    'compute_host_id': str(host_id),
                     'reservation_id': res_id, 'slots': 8, 'vcpus': 4,
                     'memory_mb': 4096, 'disk_gb': 20, 'start_date': start,
                     'end_date': end, 'created_at': now})
