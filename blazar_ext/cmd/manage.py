@@ -1,6 +1,7 @@
 """blazar-ext-manage: operator tasks.
 
-Each category of commands is a module with ``add_parsers(subparsers)``; its
+Each category of commands is a module with ``add_parsers(subparsers)`` (or,
+for a category that is one command, ``configure_parser(parser)``); its
 parsers set ``func`` to a callable taking the parsed arguments and returning
 an exit code. Add a category by listing its module in CATEGORIES.
 """
@@ -18,6 +19,7 @@ CONF = conf.CONF
 # category name -> module providing add_parsers(subparsers)
 CATEGORIES = {
     'hosts': 'blazar_ext.cmd.hosts',
+    'import-blazar': 'blazar_ext.cmd.import_blazar',
     'metadefs': 'blazar_ext.cmd.metadefs',
     'traits': 'blazar_ext.cmd.traits',
 }
@@ -30,8 +32,12 @@ def _add_categories(subparsers):
         module = importlib.import_module(module_path)
         parser = subparsers.add_parser(name, help=module.__doc__,
                                        aliases=ALIASES.get(name, []))
-        module.add_parsers(parser.add_subparsers(dest='action',
-                                                 required=True))
+        if hasattr(module, 'configure_parser'):
+            # A single command (``import-blazar --source-connection``).
+            module.configure_parser(parser)
+        else:
+            module.add_parsers(parser.add_subparsers(dest='action',
+                                                     required=True))
 
 
 def main(argv: list[str] | None = None) -> int:

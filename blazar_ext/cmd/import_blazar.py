@@ -1,0 +1,87 @@
+"""Import an upstream Blazar database (Blazar 18) into blazar_ext's.
+
+Reads the source at --source-connection, prints what it would write per
+table and every row it leaves out with the reason, then (unless
+--dry-run) writes it all in one transaction. A second run refuses: ids
+already present are never duplicated.
+"""
+
+import sqlalchemy as sa
+
+from blazar_ext import conf
+from blazar_ext import context as blazar_context
+from blazar_ext.db.api import blazar_import
+from blazar_ext import exceptions
+
+CONF = conf.CONF
+
+# Entry point names of [manager] plugins -> the reservation type.
+_PLUGIN_TYPES = {'physical.host.plugin': 'physical:host',
+                 'virtual.floatingip.plugin': 'virtual:floatingip',
+                 'virtual.instance.plugin': 'virtual:instance',
+                 'flavor.instance.plugin': 'flavor:instance'}
+
+
+def enabled_types() -> set:
+    """Reservation types blazar_ext is configured to take."""
+    names = getattr(CONF.manager, 'plugins', None)
+    if names is None:  # before plugins were configurable: both built in
+        return set(blazar_import.IMPORTABLE_TYPES)
+    return {_PLUGIN_TYPES.get(name, name) for name in names}
+
+
+def report(planned: blazar_import.Plan, out=print) -> None:
+    """Counts per target table, skipped rows, failed property queries."""
+    out('Rows to import, per blazar_ext table:')
+    for table, count in planned.counts().items():
+        out('  %-32s %d' % (table, count))
+    out('Skipped rows: %d' % len(planned.skipped))
+    for skip in planned.skipped:
+        out('  %s %s: %s' % (skip.table, skip.row_id, skip.reason))
+    if planned.query_failures:
+        out('Property queries that do not parse: %d'
+            % len(planned.query_failures))
+        for failure in planned.query_failures:
+            out('  lease %s reservation %s: %s' % (
+                failure.lease_id, failure.reservation_id, failure.message))
+
+
+def run(args) -> int:
+    engine = sa.create_engine(args.source_connection)
+    try:
+        blazar_import.check_revision(engine)
+        source = blazar_import.read_source(engine)
+    except exceptions.BlazarExtException as exc:
+        print('import-blazar: %s' % exc)
+        return 2
+    except sa.exc.SQLAlchemyError as exc:
+        print('import-blazar: cannot read the source database: %s'
+              % exc.__class__.__name__ + ': ' + str(exc).splitlines()[0])
+        return 2
+    finally:
+        engine.dispose()
+    planned = blazar_import.plan(source, enabled_types())
+    report(planned)
+    if args.dry_run:
+        print('Dry run: nothing written.')
+        return 0
+    try:
+        written = blazar_import.write(blazar_context.get_admin_context(),
+                                      planned)
+    except blazar_import.AlreadyImported as exc:
+        print('import-blazar: %s' % exc)
+        return 1
+    print('Imported %d rows in one transaction.' % sum(written.values()))
+    return 0
+
+
+def configure_parser(parser) -> None:
+    parser.add_argument(
+        '--source-connection', required=True,
+        help='SQLAlchemy URL of the upstream Blazar database, e.g. '
+             'mysql+pymysql://blazar:secret@db/blazar or '
+             'postgresql://blazar:secret@db/blazar.')
+    parser.add_argument(
+        '--dry-run', action='store_true',
+        help='Print what would be imported and skipped; write nothing.')
+    parser.set_defaults(func=run)

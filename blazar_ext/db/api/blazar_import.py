@@ -1,0 +1,595 @@
+"""Importing an upstream Blazar database, all or nothing.
+
+read_source() reads every table blazar_ext takes over from a Blazar
+database at Blazar 18's alembic head; plan() decides, row by row, what
+will be written and what is skipped and why (pure: no I/O); write() writes
+a plan in one transaction on blazar_ext's database, or nothing. Ids are
+kept, host ids included (both are strings).
+"""
+
+import collections
+import dataclasses
+
+from oslo_db import exception as db_exc
+import sqlalchemy as sa
+
+from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import host as host_api
+from blazar_ext.db.api import host_properties
+from blazar_ext.db.api import host_service
+from blazar_ext.db.models import floatingip as fip_models
+from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import lease as lease_models
+from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
+from blazar_ext.query import language
+
+# Blazar 18.0.0's alembic head ("add compute host inventory and traits").
+SUPPORTED_REVISION = '553383923ca0'
+
+HOST_TYPE = 'physical:host'
+FLOATINGIP_TYPE = 'virtual:floatingip'
+INSTANCE_TYPES = ('virtual:instance', 'flavor:instance')
+# Reservation types whose detail tables this module knows.
+IMPORTABLE_TYPES = (HOST_TYPE, FLOATINGIP_TYPE)
+
+# Rows per INSERT: well under every database's parameter limit.
+_BATCH = 2000
+
+
+def _table(name: str, *columns) -> sa.TableClause:
+    return sa.table(name, *[sa.column(c, t) for c, t in columns])
+
+
+_ID = ('id', sa.String)
+_TIMES = (('created_at', sa.DateTime), ('updated_at', sa.DateTime))
+
+# Upstream's tables, as Blazar 18's migrations leave them (only what is
+# read; its models are blazar/db/sqlalchemy/models.py).
+SOURCE_TABLES = {
+    'computehosts': _table(
+        'computehosts', _ID, ('vcpus', sa.Integer), ('cpu_info', sa.Text),
+        ('hypervisor_type', sa.Text), ('hypervisor_version', sa.Integer),
+        ('hypervisor_hostname', sa.String), ('service_name', sa.String),
+        ('memory_mb', sa.Integer), ('local_gb', sa.Integer),
+        ('status', sa.String), ('availability_zone', sa.String),
+        ('trust_id', sa.String), ('reservable', sa.Boolean), *_TIMES),
+    'resource_properties': _table(
+        'resource_properties', _ID, ('resource_type', sa.String),
+        ('property_name', sa.String), ('private', sa.Boolean), *_TIMES),
+    'computehost_extra_capabilities': _table(
+        'computehost_extra_capabilities', _ID,
+        ('computehost_id', sa.String), ('property_id', sa.String),
+        ('capability_value', sa.Text), *_TIMES),
+    'computehost_trait': _table(
+        'computehost_trait', _ID, ('computehost_id', sa.String),
+        ('trait', sa.String)),
+    'computehost_resource_inventory': _table(
+        'computehost_resource_inventory', _ID,
+        ('computehost_id', sa.String), ('resource_class', sa.String)),
+    'floatingips': _table(
+        'floatingips', _ID, ('floating_network_id', sa.String),
+        ('subnet_id', sa.String), ('floating_ip_address', sa.String),
+        ('reservable', sa.Boolean), *_TIMES),
+    'leases': _table(
+        'leases', _ID, ('name', sa.String), ('user_id', sa.String),
+        ('project_id', sa.String), ('start_date', sa.DateTime),
+        ('end_date', sa.DateTime), ('trust_id', sa.String),
+        ('status', sa.String), ('degraded', sa.Boolean), *_TIMES),
+    'reservations': _table(
+        'reservations', _ID, ('lease_id', sa.String),
+        ('resource_id', sa.String), ('resource_type', sa.String),
+        ('status', sa.String), ('missing_resources', sa.Boolean),
+        ('resources_changed', sa.Boolean), *_TIMES),
+    'computehost_reservations': _table(
+        'computehost_reservations', _ID, ('reservation_id', sa.String),
+        ('aggregate_id', sa.Integer), ('resource_properties', sa.Text),
+        ('count_range', sa.String), ('hypervisor_properties', sa.Text),
+        ('before_end', sa.String), *_TIMES),
+    'instance_reservations': _table(
+        'instance_reservations', _ID, ('reservation_id', sa.String)),
+    'floatingip_reservations': _table(
+        'floatingip_reservations', _ID, ('reservation_id', sa.String),
+        ('network_id', sa.String), ('amount', sa.Integer), *_TIMES),
+    'required_floatingips': _table(
+        'required_floatingips', _ID,
+        ('floatingip_reservation_id', sa.String), ('address', sa.String),
+        *_TIMES),
+    'computehost_allocations': _table(
+        'computehost_allocations', _ID, ('compute_host_id', sa.String),
+        ('reservation_id', sa.String), *_TIMES),
+    'floatingip_allocations': _table(
+        'floatingip_allocations', _ID, ('floatingip_id', sa.String),
+        ('reservation_id', sa.String), *_TIMES),
+    'events': _table(
+        'events', _ID, ('lease_id', sa.String), ('event_type', sa.String),
+        ('time', sa.DateTime), ('status', sa.String), *_TIMES),
+}
+
+# Target tables in the order they are written (keys before their users).
+TARGET_MODELS = collections.OrderedDict([
+    ('extra_capabilities', host_models.ExtraCapability),
+    ('computehosts', host_models.ComputeHost),
+    ('computehost_extra_capabilities',
+     host_models.ComputeHostExtraCapability),
+    ('floatingips', fip_models.FloatingIP),
+    ('leases', lease_models.Lease),
+    ('reservations', lease_models.Reservation),
+    ('computehost_reservations', lease_models.ComputeHostReservation),
+    ('floatingip_reservations', fip_models.FloatingIPReservation),
+    ('required_floatingips', fip_models.RequiredFloatingIP),
+    ('computehost_allocations', lease_models.ComputeHostAllocation),
+    ('floatingip_allocations', fip_models.FloatingIPAllocation),
+    ('events', lease_models.Event),
+])
+
+
+class UnsupportedRevision(exceptions.BlazarExtException):
+    msg_fmt = ('The source database is at Blazar alembic revision '
+               '%(found)s; import-blazar reads revision %(supported)s '
+               '(Blazar 18.0.0). Upgrade it with blazar-db-manage first.')
+
+
+class AlreadyImported(exceptions.BlazarExtException):
+    msg_fmt = ('Nothing imported: blazar_ext already holds %(what)s of '
+               'the source (a second import refuses rather than duplicate '
+               'anything).')
+
+
+@dataclasses.dataclass
+class Skip:
+    """A source row left out, and why."""
+
+    table: str
+    row_id: str
+    reason: str
+
+
+@dataclasses.dataclass
+class QueryFailure:
+    """A stored property query blazar_ext's language does not parse."""
+
+    lease_id: str
+    reservation_id: str
+    message: str
+
+
+@dataclasses.dataclass
+class Plan:
+    """What an import writes (rows per target table) and leaves out."""
+
+    rows: dict = dataclasses.field(default_factory=lambda: {
+        name: [] for name in TARGET_MODELS})
+    skipped: list = dataclasses.field(default_factory=list)
+    query_failures: list = dataclasses.field(default_factory=list)
+
+    def counts(self) -> dict:
+        """{target table: rows to write}."""
+        return {name: len(rows) for name, rows in self.rows.items()}
+
+    def skip(self, table: str, row_id, reason: str) -> None:
+        self.skipped.append(Skip(table, str(row_id), reason))
+
+
+# --- Reading ---------------------------------------------------------------
+
+def source_revision(engine) -> str | None:
+    """The source's alembic revision; None without an alembic_version."""
+    if not sa.inspect(engine).has_table('alembic_version'):
+        return None
+    with engine.connect() as conn:
+        return conn.execute(sa.text(
+            'SELECT version_num FROM alembic_version')).scalar()
+
+
+def check_revision(engine) -> None:
+    """UnsupportedRevision unless the source is at Blazar 18's head."""
+    found = source_revision(engine)
+    if found != SUPPORTED_REVISION:
+        raise UnsupportedRevision(found=found or 'none (no alembic_version)',
+                                  supported=SUPPORTED_REVISION)
+
+
+def read_source(engine) -> dict:
+    """{upstream table: [row dict]} of every table the import reads, in
+    one read transaction (a consistent snapshot where the database
+    offers one)."""
+    out = {}
+    with engine.connect() as conn, conn.begin():
+        for name, table in SOURCE_TABLES.items():
+            result = conn.execute(sa.select(*table.c).order_by(table.c.id))
+            keys = list(result.keys())
+            out[name] = [dict(zip(keys, row)) for row in result]
+    return out
+
+
+# --- Planning --------------------------------------------------------------
+
+# {(id(source), table): ids}, built on first need while one plan runs.
+_SOURCE_IDS: dict = {}
+
+
+def _reserved_capability_names() -> set:
+    """Names a host capability may not take: the host's own fields."""
+    return set(host_models.ComputeHost.__table__.columns.keys()) | {'name'}
+
+
+def _capability_problem(name: str | None, reserved: set) -> str | None:
+    if not name or not name.strip():
+        return 'empty capability name'
+    if len(name) > 255:
+        return 'capability name longer than 255 characters'
+    if name in reserved:
+        return ('capability name "%s" is a host field in blazar_ext'
+                % name)
+    return None
+
+
+def plan(source: dict, enabled_types) -> Plan:
+    """Decide every row: written (with its target values) or skipped."""
+    _SOURCE_IDS.clear()
+    result = Plan()
+    hosts = _plan_hosts(source, result)
+    capabilities = _plan_capabilities(source, result)
+    _plan_capability_values(source, result, hosts, capabilities)
+    _plan_host_extras(source, result, hosts)
+    fips = _plan_floatingips(source, result)
+    leases = _plan_leases(source, result, set(enabled_types))
+    _plan_allocations(source, result, leases, hosts, fips)
+    _plan_events(source, result, leases)
+    return result
+
+
+def _plan_hosts(source, result: Plan) -> set:
+    names = {}
+    kept = set()
+    for row in source['computehosts']:
+        name = row['hypervisor_hostname']
+        if not name:
+            result.skip('computehosts', row['id'],
+                        'no hypervisor_hostname')
+            continue
+        if name in names:
+            result.skip('computehosts', row['id'],
+                        'hypervisor_hostname %s is also host %s'
+                        % (name, names[name]))
+            continue
+        if len(row['hypervisor_type'] or '') > 255:
+            result.skip('computehosts', row['id'],
+                        'hypervisor_type longer than 255 characters')
+            continue
+        names[name] = row['id']
+        kept.add(row['id'])
+        result.rows['computehosts'].append(dict(row, disabled=False))
+    return kept
+
+
+def _plan_capabilities(source, result: Plan) -> dict:
+    """{upstream property id: (resource type, name)} of those kept."""
+    reserved = _reserved_capability_names()
+    types = set(capability_api.resource_types())
+    kept = {}
+    for row in source['resource_properties']:
+        if row['resource_type'] not in types:
+            result.skip('resource_properties', row['id'],
+                        'resource type %s has no capabilities in blazar_ext'
+                        % row['resource_type'])
+            continue
+        problem = _capability_problem(row['property_name'], reserved)
+        if problem:
+            result.skip('resource_properties', row['id'], problem)
+            continue
+        kept[row['id']] = row['resource_type']
+        result.rows['extra_capabilities'].append({
+            'id': row['id'], 'resource_type': row['resource_type'],
+            'capability_name': row['property_name'],
+            'private': bool(row['private']),
+            'created_at': row['created_at'],
+            'updated_at': row['updated_at']})
+    return kept
+
+
+def _plan_capability_values(source, result: Plan, hosts: set,
+                            capabilities: dict) -> None:
+    seen = {}
+    for row in source['computehost_extra_capabilities']:
+        host_id, property_id = row['computehost_id'], row['property_id']
+        if host_id not in hosts:
+            result.skip('computehost_extra_capabilities', row['id'],
+                        _missing('host', host_id, source, 'computehosts'))
+            continue
+        if capabilities.get(property_id) != HOST_TYPE:
+            result.skip('computehost_extra_capabilities', row['id'],
+                        _missing('resource property', property_id, source,
+                                 'resource_properties'))
+            continue
+        key = (host_id, property_id)
+        if key in seen:
+            result.skip('computehost_extra_capabilities', row['id'],
+                        'host %s has another value for this capability '
+                        '(row %s)' % (host_id, seen[key]))
+            continue
+        seen[key] = row['id']
+        value = row['capability_value']
+        result.rows['computehost_extra_capabilities'].append({
+            'id': row['id'], 'computehost_id': host_id,
+            'capability_id': property_id, 'capability_value': value,
+            'capability_number': language.number_of(value),
+            'created_at': row['created_at'],
+            'updated_at': row['updated_at']})
+
+
+def _plan_host_extras(source, result: Plan, hosts: set) -> None:
+    # Upstream's per-host traits and inventories (for its flavor plugin)
+    # have no place yet: a host's provider takes its inventory from the
+    # host's columns, as a host registered through the API.
+    for table in ('computehost_trait', 'computehost_resource_inventory'):
+        for row in source[table]:
+            result.skip(table, row['id'],
+                        'not imported: the provider of host %s gets its '
+                        'inventory and traits as a host registered '
+                        'through the API' % row['computehost_id'])
+
+
+def _plan_floatingips(source, result: Plan) -> set:
+    addresses = {}
+    kept = set()
+    for row in source['floatingips']:
+        key = (row['floating_network_id'], row['floating_ip_address'])
+        if key in addresses:
+            result.skip('floatingips', row['id'],
+                        'address %s on network %s is also floating IP %s'
+                        % (key[1], key[0], addresses[key]))
+            continue
+        addresses[key] = row['id']
+        kept.add(row['id'])
+        result.rows['floatingips'].append(dict(row))
+    return kept
+
+
+def _missing(what: str, ref, source, table: str) -> str:
+    """Why a row pointing at ``ref`` in ``table`` is left out."""
+    ids = _SOURCE_IDS.get((id(source), table))
+    if ids is None:
+        ids = _SOURCE_IDS[(id(source), table)] = {
+            r['id'] for r in source[table]}
+    if ref in ids:
+        return '%s %s was skipped' % (what, ref)
+    return 'dangling reference: %s %s does not exist' % (what, ref)
+
+
+def _by(rows, key: str) -> dict:
+    out = collections.defaultdict(list)
+    for row in rows:
+        out[row[key]].append(row)
+    return out
+
+
+def _plan_leases(source, result: Plan, enabled: set) -> dict:
+    """{lease id: lease row} of the leases kept."""
+    reservations = _by(source['reservations'], 'lease_id')
+    host_details = _by(source['computehost_reservations'], 'reservation_id')
+    fip_details = _by(source['floatingip_reservations'], 'reservation_id')
+    required = _by(source['required_floatingips'],
+                   'floatingip_reservation_id')
+    lease_ids = {row['id'] for row in source['leases']}
+    for row in source['reservations']:
+        if row['lease_id'] not in lease_ids:
+            result.skip('reservations', row['id'],
+                        'dangling reference: lease %s does not exist'
+                        % row['lease_id'])
+    kept = {}
+    for lease in source['leases']:
+        planned, problem = [], None
+        for res in reservations.get(lease['id'], []):
+            rows, problem = _plan_reservation(
+                result, lease, res, enabled, host_details, fip_details,
+                required)
+            if problem:
+                result.skip('reservations', res['id'], problem)
+                break
+            planned.append(rows)
+        if problem:
+            result.skip('leases', lease['id'],
+                        'its reservation %s was skipped: %s'
+                        % (res['id'], problem))
+            continue
+        kept[lease['id']] = lease
+        result.rows['leases'].append(dict(lease))
+        for rows in planned:
+            for table, values in rows:
+                result.rows[table].append(values)
+    for table, key in (('computehost_reservations', 'reservation_id'),
+                       ('floatingip_reservations', 'reservation_id')):
+        known = {r['id'] for r in source['reservations']}
+        for row in source[table]:
+            if row[key] not in known:
+                result.skip(table, row['id'],
+                            'dangling reference: reservation %s does not '
+                            'exist' % row[key])
+    return kept
+
+
+def _plan_reservation(result: Plan, lease, res, enabled, host_details,
+                      fip_details, required):
+    """([(target table, values)], None) or (None, why it is skipped)."""
+    kind = res['resource_type']
+    if kind == 'virtual:instance':
+        return None, ('virtual:instance reservations are not imported yet '
+                      '(upstream keeps one host allocation per instance; '
+                      'blazar_ext keeps slots per host)')
+    if kind not in IMPORTABLE_TYPES:
+        if kind in INSTANCE_TYPES:
+            return None, ('%s reservations are not supported by this '
+                          'blazar_ext (no %s plugin)' % (kind, kind))
+        return None, 'unknown reservation type %s' % kind
+    if kind not in enabled:
+        return None, ('the %s plugin is disabled ([manager] plugins)'
+                      % kind)
+    rows = [('reservations', dict(res))]
+    if kind == HOST_TYPE:
+        details = host_details.get(res['id'], [])
+        if len(details) != 1:
+            return None, ('%d computehost_reservations rows (one expected)'
+                          % len(details))
+        detail = details[0]
+        problem = _host_detail_problem(detail)
+        if problem:
+            return None, problem
+        try:
+            host_properties.compile_host_filter(
+                detail['hypervisor_properties'],
+                detail['resource_properties'])
+        except exceptions.Invalid as exc:
+            result.query_failures.append(
+                QueryFailure(lease['id'], res['id'], str(exc)))
+            return None, 'property query does not parse: %s' % exc
+        rows.append(('computehost_reservations', dict(detail, traits=None)))
+    else:
+        details = fip_details.get(res['id'], [])
+        if len(details) != 1:
+            return None, ('%d floatingip_reservations rows (one expected)'
+                          % len(details))
+        rows.append(('floatingip_reservations', dict(details[0])))
+        rows.extend(('required_floatingips', dict(r))
+                    for r in required.get(details[0]['id'], []))
+    return rows, None
+
+
+def _host_detail_problem(detail) -> str | None:
+    low, _sep, high = (detail['count_range'] or '').partition('-')
+    if not (low.isdigit() and high.isdigit() and 0 < int(low) <= int(high)):
+        return 'count_range %r is not "min-max"' % detail['count_range']
+    return None
+
+
+def _plan_allocations(source, result: Plan, leases: dict, hosts: set,
+                      fips: set) -> None:
+    reservation_lease = {r['id']: r['lease_id']
+                         for r in result.rows['reservations']}
+    for table, column, targets, what in (
+            ('computehost_allocations', 'compute_host_id', hosts, 'host'),
+            ('floatingip_allocations', 'floatingip_id', fips,
+             'floating IP')):
+        source_table = ('computehosts' if what == 'host' else 'floatingips')
+        for row in source[table]:
+            lease_id = reservation_lease.get(row['reservation_id'])
+            if lease_id is None:
+                result.skip(table, row['id'], _missing(
+                    'reservation', row['reservation_id'], source,
+                    'reservations'))
+                continue
+            if row[column] not in targets:
+                result.skip(table, row['id'], _missing(
+                    what, row[column], source, source_table))
+                continue
+            lease = leases[lease_id]
+            result.rows[table].append(dict(
+                row, start_date=lease['start_date'],
+                end_date=lease['end_date']))
+
+
+def _plan_events(source, result: Plan, leases: dict) -> None:
+    for row in source['events']:
+        if row['lease_id'] not in leases:
+            result.skip('events', row['id'], _missing(
+                'lease', row['lease_id'], source, 'leases'))
+            continue
+        empty = [k for k in ('event_type', 'time', 'status') if not row[k]]
+        if empty:
+            result.skip('events', row['id'], 'no %s' % ', '.join(empty))
+            continue
+        result.rows['events'].append(dict(row))
+
+
+# --- Writing ---------------------------------------------------------------
+
+def write(context, planned: Plan) -> dict:
+    """Write ``planned`` in one transaction; {target table: rows}.
+
+    AlreadyImported, and nothing written, when any host, floating IP,
+    lease or reservation of the plan is already there (by id, or a host
+    by name).
+    """
+    with db_session.writer.using(context) as session:
+        _refuse_duplicates(session, planned)
+        rows = dict(planned.rows)
+        rows['extra_capabilities'], rows['computehost_extra_capabilities'] = (
+            _merge_capabilities(session, planned))
+        providers = host_api.link_providers(
+            context, session, rows['computehosts'])
+        out_of_service = [h['id'] for h in rows['computehosts']
+                          if not h['reservable']]
+        rows['computehosts'] = [
+            dict(host, resource_provider_id=providers[host['id']],
+                 reservable=True)
+            for host in rows['computehosts']]
+        for name, model in TARGET_MODELS.items():
+            _insert(session, model, rows[name])
+        for host_id in out_of_service:
+            # As an operator's disable: the provider gets
+            # COMPUTE_STATUS_DISABLED, and no health source brings the
+            # host back on its own (upstream does not say who took it out).
+            host_service.set_reservable(
+                context, host_id, False, by=host_service.OPERATOR,
+                reason='not reservable in Blazar when imported')
+        return {name: len(values) for name, values in rows.items()}
+
+
+def _refuse_duplicates(session, planned: Plan) -> None:
+    found = []
+    for name, model, column, key in (
+            ('computehosts', host_models.ComputeHost,
+             host_models.ComputeHost.id, 'id'),
+            ('computehosts', host_models.ComputeHost,
+             host_models.ComputeHost.hypervisor_hostname,
+             'hypervisor_hostname'),
+            ('floatingips', fip_models.FloatingIP, fip_models.FloatingIP.id,
+             'id'),
+            ('leases', lease_models.Lease, lease_models.Lease.id, 'id'),
+            ('reservations', lease_models.Reservation,
+             lease_models.Reservation.id, 'id')):
+        values = [row[key] for row in planned.rows[name]]
+        count = 0
+        for chunk in _chunks(values):
+            count += session.scalar(sa.select(sa.func.count()).where(
+                column.in_(chunk)))
+        if count:
+            found.append('%d %s (by %s)' % (count, name, key))
+    if found:
+        raise AlreadyImported(what=', '.join(found))
+
+
+def _merge_capabilities(session, planned: Plan) -> tuple:
+    """Capability names blazar_ext already knows keep their id here; the
+    values pointing at the upstream id point at it instead."""
+    model = host_models.ExtraCapability
+    existing = {(t, n): i for t, n, i in session.execute(
+        sa.select(model.resource_type, model.capability_name, model.id))}
+    names, renamed = [], {}
+    for row in planned.rows['extra_capabilities']:
+        key = (row['resource_type'], row['capability_name'])
+        if key in existing:
+            renamed[row['id']] = existing[key]
+        else:
+            names.append(row)
+    values = [dict(row, capability_id=renamed.get(row['capability_id'],
+                                                  row['capability_id']))
+              for row in planned.rows['computehost_extra_capabilities']]
+    return names, values
+
+
+def _insert(session, model, rows: list) -> None:
+    # Every row of a table has the same keys, so each batch is one
+    # executemany; the model's defaults fill the columns upstream lacks.
+    for start in range(0, len(rows), _BATCH):
+        try:
+            session.execute(sa.insert(model), rows[start:start + _BATCH])
+        except db_exc.DBDuplicateEntry as exc:
+            raise AlreadyImported(what='a row of %s (%s)' % (
+                model.__tablename__, ', '.join(exc.columns or [])))
+
+
+def _chunks(values: list, size: int = 500):
+    for start in range(0, len(values), size):
+        yield values[start:start + size]

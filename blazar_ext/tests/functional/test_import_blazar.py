@@ -1,0 +1,363 @@
+"""blazar-ext-manage import-blazar from real upstream Blazar 18 databases.
+
+The source is built by upstream Blazar's own code (see upstream_blazar) on
+MariaDB and on PostgreSQL, filled with plain SQL, and imported by the real
+command into the service's database; the service (API, manager, the real
+python-blazarclient) then shows every row with the same ids and values,
+and the pending lease starts when its time comes.
+"""
+
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from blazar_ext.tests import base
+from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import upstream_blazar
+
+MANAGE = os.path.join(os.path.dirname(sys.executable), 'blazar-ext-manage')
+OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
+
+H1 = '5d0d7cfa-2a5b-4f49-9ad4-6d0c3e0b7a11'
+H2 = '2'  # hosts of old Blazars were numbered
+H3 = 'b8f3a9f0-6c52-4a7e-9a4b-1f2e3d4c5b63'
+H_NONAME = 'c0ffee00-0000-4000-8000-000000000004'
+NET = 'e4b3a0d2-51c3-4c35-9b1e-2f0e3c4d5a66'
+L_PENDING, L_ACTIVE, L_DONE, L_ERROR = (
+    '11111111-1111-4111-8111-11111111111%d' % i for i in range(4))
+L_INSTANCE = '22222222-2222-4222-8222-222222222222'
+L_BADQUERY = '33333333-3333-4333-8333-333333333333'
+R_BADQUERY = 'r-badquery'
+
+
+def _event_id(kind: str, lease_id: str) -> str:
+    return '%s-%s' % (kind, lease_id[-12:])
+
+
+def _rows(now: datetime.datetime) -> list:
+    """(table, row) in insertion order: everything a Blazar 18 holds."""
+    hour = datetime.timedelta(hours=1)
+    host = {'cpu_info': '{"arch": "x86_64"}', 'hypervisor_type': 'QEMU',
+            'hypervisor_version': 8002000, 'availability_zone': 'nova',
+            'trust_id': 'trust-hosts', 'created_at': now - 100 * hour}
+    rows = [
+        ('computehosts', dict(host, id=H1, hypervisor_hostname='compute-1',
+                              service_name='compute-1', vcpus=32,
+                              memory_mb=131072, local_gb=800,
+                              reservable=True)),
+        ('computehosts', dict(host, id=H2, hypervisor_hostname='compute-2',
+                              service_name='compute-2', vcpus=16,
+                              memory_mb=65536, local_gb=400,
+                              reservable=True)),
+        ('computehosts', dict(host, id=H3, hypervisor_hostname='compute-3',
+                              service_name='compute-3', vcpus=8,
+                              memory_mb=8192, local_gb=100,
+                              reservable=False)),
+        ('computehosts', dict(host, id=H_NONAME, hypervisor_hostname=None,
+                              vcpus=1, memory_mb=1, local_gb=1,
+                              reservable=True)),
+    ]
+    for prop_id, name, private in (('p-gpu', 'gpu', False),
+                                   ('p-rack', 'rack', False),
+                                   ('p-secret', 'secret', True),
+                                   ('p-vcpus', 'vcpus', False)):
+        rows.append(('resource_properties', {
+            'id': prop_id, 'resource_type': 'physical:host',
+            'property_name': name, 'private': private}))
+    for cap_id, host_id, prop_id, value in (
+            ('c1', H1, 'p-gpu', 'true'), ('c2', H1, 'p-rack', 'r1'),
+            ('c3', H1, 'p-secret', 's3cr3t'), ('c4', H1, 'p-vcpus', '99'),
+            ('c5', H2, 'p-gpu', 'false'), ('c6', H2, 'p-rack', 'r2'),
+            ('c7', H3, 'p-rack', 'r1')):
+        rows.append(('computehost_extra_capabilities', {
+            'id': cap_id, 'computehost_id': host_id, 'property_id': prop_id,
+            'capability_value': value}))
+    for fip_id, address in (('f1', '172.24.4.10'), ('f2', '172.24.4.11')):
+        rows.append(('floatingips', {
+            'id': fip_id, 'floating_network_id': NET, 'subnet_id': 'sub-1',
+            'floating_ip_address': address, 'reservable': True}))
+
+    def lease(lease_id, status, start, end, degraded=False):
+        rows.append(('leases', {
+            'id': lease_id, 'name': 'lease-' + status.lower(),
+            'user_id': 'user-1', 'project_id': 'project-1',
+            'start_date': start, 'end_date': end, 'trust_id': 'trust-1',
+            'status': status, 'degraded': degraded}))
+
+    def host_res(res_id, lease_id, status, count_range, res_props='',
+                 hyp_props=''):
+        rows.append(('reservations', {
+            'id': res_id, 'lease_id': lease_id, 'resource_id': 'd-' + res_id,
+            'resource_type': 'physical:host', 'status': status,
+            'missing_resources': False, 'resources_changed': False}))
+        rows.append(('computehost_reservations', {
+            'id': 'd-' + res_id, 'reservation_id': res_id,
+            'count_range': count_range, 'resource_properties': res_props,
+            'hypervisor_properties': hyp_props, 'before_end': 'default'}))
+
+    def events(lease_id, start, end, start_status, end_status):
+        for kind, time, status in (
+                ('start_lease', start, start_status),
+                ('before_end_lease', end - hour, end_status),
+                ('end_lease', end, end_status)):
+            rows.append(('events', {
+                'id': _event_id(kind, lease_id), 'lease_id': lease_id,
+                'event_type': kind, 'time': time, 'status': status}))
+
+    # Pending: a host (gpu) and a floating IP, starting in an hour.
+    lease(L_PENDING, 'PENDING', now + hour, now + 3 * hour)
+    host_res('r-pending', L_PENDING, 'pending', '1-1',
+             res_props='["==", "$gpu", "true"]')
+    rows.append(('reservations', {
+        'id': 'r-fip', 'lease_id': L_PENDING, 'resource_id': 'd-r-fip',
+        'resource_type': 'virtual:floatingip', 'status': 'pending',
+        'missing_resources': False, 'resources_changed': False}))
+    rows.append(('floatingip_reservations', {
+        'id': 'd-r-fip', 'reservation_id': 'r-fip', 'network_id': NET,
+        'amount': 1}))
+    rows.append(('required_floatingips', {
+        'id': 'req-1', 'floatingip_reservation_id': 'd-r-fip',
+        'address': '172.24.4.10'}))
+    rows.append(('computehost_allocations', {
+        'id': 'a-pending', 'compute_host_id': H1,
+        'reservation_id': 'r-pending'}))
+    rows.append(('floatingip_allocations', {
+        'id': 'fa-pending', 'floatingip_id': 'f1', 'reservation_id': 'r-fip'}))
+    events(L_PENDING, now + hour, now + 3 * hour, 'UNDONE', 'UNDONE')
+    # Active and degraded, on the numbered host.
+    lease(L_ACTIVE, 'ACTIVE', now - hour, now + 2 * hour, degraded=True)
+    host_res('r-active', L_ACTIVE, 'active', '1-2',
+             hyp_props='[">=", "$memory_mb", "4096"]')
+    rows.append(('computehost_allocations', {
+        'id': 'a-active', 'compute_host_id': H2,
+        'reservation_id': 'r-active'}))
+    events(L_ACTIVE, now - hour, now + 2 * hour, 'DONE', 'UNDONE')
+    # Over, and failed.
+    lease(L_DONE, 'TERMINATED', now - 10 * hour, now - 8 * hour)
+    host_res('r-done', L_DONE, 'deleted', '1-1')
+    events(L_DONE, now - 10 * hour, now - 8 * hour, 'DONE', 'DONE')
+    lease(L_ERROR, 'ERROR', now + 5 * hour, now + 6 * hour)
+    host_res('r-error', L_ERROR, 'error', '3-3')
+    events(L_ERROR, now + 5 * hour, now + 6 * hour, 'ERROR', 'UNDONE')
+    # Left out: an instance reservation, an unparsable query.
+    lease(L_INSTANCE, 'PENDING', now + hour, now + 2 * hour)
+    rows.append(('reservations', {
+        'id': 'r-instance', 'lease_id': L_INSTANCE,
+        'resource_type': 'virtual:instance', 'status': 'pending',
+        'missing_resources': False, 'resources_changed': False}))
+    rows.append(('instance_reservations', {
+        'id': 'd-r-instance', 'reservation_id': 'r-instance', 'vcpus': 2,
+        'memory_mb': 2048, 'disk_gb': 20, 'amount': 2, 'affinity': False}))
+    events(L_INSTANCE, now + hour, now + 2 * hour, 'UNDONE', 'UNDONE')
+    lease(L_BADQUERY, 'PENDING', now + hour, now + 2 * hour)
+    host_res(R_BADQUERY, L_BADQUERY, 'pending', '1-1',
+             res_props='["=~", "$gpu"')
+    return rows
+
+
+def fill(url: str, rows: list) -> None:
+    """Plain INSERTs, column by column as each row names them."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            for table, row in rows:
+                conn.execute(sa.text('INSERT INTO %s (%s) VALUES (%s)' % (
+                    table, ', '.join(row),
+                    ', '.join(':' + key for key in row))), row)
+    finally:
+        engine.dispose()
+
+
+class _ImportMixin:
+    DIALECT = None
+
+    def setUp(self):
+        super().setUp()
+        problem = upstream_blazar.missing()
+        if problem:
+            self.skipTest(problem)
+        self.conf.set_override('event_interval', 3600, group='manager')
+        self.source = upstream_blazar.SourceDatabase(self.DIALECT,
+                                                     self.skipTest)
+        self.addCleanup(self.source.drop)
+        upstream_blazar.build_schema(self.source.url, self.DIALECT)
+        self.now = timeutils.utcnow().replace(microsecond=0)
+
+    def manage(self, *argv: str) -> subprocess.CompletedProcess:
+        config = os.path.join(self.useFixture(
+            fixtures.fixtures.TempDir()).path, 'blazar-ext.conf')
+        with open(config, 'w') as f:
+            f.write('[database]\nconnection = %s\n' % self.db.url)
+        return subprocess.run(
+            [MANAGE, '--config-file', config, 'import-blazar',
+             '--source-connection', self.source.url] + list(argv),
+            capture_output=True, text=True, timeout=300)
+
+    def test_import_keeps_everything_and_the_pending_lease_starts(self):
+        fill(self.source.url, _rows(self.now))
+
+        dry = self.manage('--dry-run')
+        self.assertEqual(0, dry.returncode, dry.stdout + dry.stderr)
+        for line in ('computehosts                     3',
+                     'extra_capabilities               3',
+                     'computehost_extra_capabilities   6',
+                     'leases                           4',
+                     'reservations                     5',
+                     'events                           12'):
+            self.assertIn(line, dry.stdout)
+        for skipped in (
+                'computehosts %s: no hypervisor_hostname' % H_NONAME,
+                'resource_properties p-vcpus: capability name "vcpus" is '
+                'a host field',
+                'computehost_extra_capabilities c4: resource property '
+                'p-vcpus was skipped',
+                'reservations r-instance: virtual:instance reservations '
+                'are not imported yet',
+                'leases %s: its reservation r-instance' % L_INSTANCE,
+                'events %s: lease %s was skipped'
+                % (_event_id('start_lease', L_INSTANCE), L_INSTANCE),
+                'lease %s reservation %s: ' % (L_BADQUERY, R_BADQUERY)):
+            self.assertIn(skipped, dry.stdout)
+        self.assertEqual([], self.request('GET', '/v1/os-hosts').json()[
+            'hosts'])
+
+        done = self.manage()
+        self.assertEqual(0, done.returncode, done.stdout + done.stderr)
+        again = self.manage()
+        self.assertEqual(1, again.returncode, again.stdout)
+        self.assertIn('already holds 3 computehosts', again.stdout)
+
+        self._check_hosts_and_properties()
+        self._check_leases()
+        self._check_with_blazarclient()
+        # The pending lease starts when its time comes.
+        self.manager.service.event_loop.run_once(
+            self.now + datetime.timedelta(hours=1, seconds=1))
+        self.assertEqual('ACTIVE', self.lease(L_PENDING)['status'])
+
+    def test_other_revision_is_refused_naming_both(self):
+        upstream_blazar.stamp(self.source.url, '02e2f2186d98')
+        proc = self.manage('--dry-run')
+        self.assertEqual(2, proc.returncode, proc.stdout + proc.stderr)
+        self.assertIn('revision 02e2f2186d98', proc.stdout)
+        self.assertIn('reads revision 553383923ca0 (Blazar 18.0.0)',
+                      proc.stdout)
+
+    def _check_hosts_and_properties(self):
+        hosts = {h['id']: h for h in self.request(
+            'GET', '/v1/os-hosts').json()['hosts']}
+        self.assertEqual({H1, H2, H3}, set(hosts))
+        self.assertEqual(
+            ('compute-1', 32, 131072, 800, 'nova', 'true', 'r1', 's3cr3t'),
+            tuple(hosts[H1][k] for k in (
+                'hypervisor_hostname', 'vcpus', 'memory_mb', 'local_gb',
+                'availability_zone', 'gpu', 'rack', 'secret')))
+        self.assertNotIn('vcpus_capability', hosts[H1])
+        self.assertEqual(('false', 'r2', True),
+                         (hosts[H2]['gpu'], hosts[H2]['rack'],
+                          hosts[H2]['reservable']))
+        self.assertFalse(hosts[H3]['reservable'])
+        properties = {p['property']: p['private'] for p in self.request(
+            'GET', '/v1/physical:host/properties?detail=true&all=true'
+        ).json()}
+        self.assertEqual({'gpu': False, 'rack': False, 'secret': True},
+                         properties)
+        # Each host has its provider and inventory, as through the API.
+        placement = {'OpenStack-API-Version': 'placement 1.39'}
+        [provider] = self.request(
+            'GET', '/placement/resource_providers?name=compute-2',
+            headers=placement).json()['resource_providers']
+        inventories = self.request(
+            'GET', '/placement/resource_providers/%s/inventories'
+            % provider['uuid'], headers=placement).json()['inventories']
+        self.assertEqual({'VCPU': 16, 'MEMORY_MB': 65536, 'DISK_GB': 400},
+                         {k: v['total'] for k, v in inventories.items()})
+        fips = {f['id']: f['floating_ip_address'] for f in self.request(
+            'GET', '/v1/floatingips').json()['floatingips']}
+        self.assertEqual({'f1': '172.24.4.10', 'f2': '172.24.4.11'}, fips)
+
+    def lease(self, lease_id: str) -> dict:
+        resp = self.request('GET', '/v1/leases/%s' % lease_id)
+        self.assertEqual(200, resp.status, resp.text)
+        return resp.json()['lease']
+
+    def _check_leases(self):
+        listed = {x['id'] for x in self.request(
+            'GET', '/v1/leases').json()['leases']}
+        self.assertEqual({L_PENDING, L_ACTIVE, L_DONE, L_ERROR}, listed)
+        pending = self.lease(L_PENDING)
+        self.assertEqual(('PENDING', False, 'trust-1', 'project-1', 'user-1'),
+                         tuple(pending[k] for k in (
+                             'status', 'degraded', 'trust_id', 'project_id',
+                             'user_id')))
+        reservations = {r['id']: r for r in pending['reservations']}
+        self.assertEqual((1, 1, '["==", "$gpu", "true"]', 'pending',
+                          'd-r-pending'),
+                         tuple(reservations['r-pending'][k] for k in (
+                             'min', 'max', 'resource_properties', 'status',
+                             'resource_id')))
+        self.assertEqual((NET, 1, ['172.24.4.10']),
+                         tuple(reservations['r-fip'][k] for k in (
+                             'network_id', 'amount',
+                             'required_floatingips')))
+        self.assertEqual(
+            {('start_lease', 'UNDONE'), ('before_end_lease', 'UNDONE'),
+             ('end_lease', 'UNDONE')},
+            {(e['event_type'], e['status']) for e in pending['events']})
+        active = self.lease(L_ACTIVE)
+        self.assertEqual(('ACTIVE', True), (active['status'],
+                                            active['degraded']))
+        [res] = active['reservations']
+        self.assertEqual((1, 2, '[">=", "$memory_mb", "4096"]'),
+                         (res['min'], res['max'],
+                          res['hypervisor_properties']))
+        self.assertEqual('TERMINATED', self.lease(L_DONE)['status'])
+        self.assertEqual('ERROR', self.lease(L_ERROR)['status'])
+        for lease_id, host in ((L_PENDING, H1), (L_ACTIVE, H2)):
+            allocated = self.request(
+                'GET', '/v1/os-hosts/allocations?lease_id=%s' % lease_id
+            ).json()['allocations']
+            self.assertEqual([host], [a['resource_id'] for a in allocated
+                                      if a['reservations']])
+        for missing in (L_INSTANCE, L_BADQUERY):
+            self.assertEqual(404, self.request(
+                'GET', '/v1/leases/%s' % missing).status)
+
+    def _check_with_blazarclient(self):
+        server = self.useFixture(fixtures.RealServerFixture())
+
+        def openstack(*args):
+            env = dict(os.environ, HOME=self.useFixture(
+                fixtures.fixtures.TempDir()).path)
+            env.pop('OS_CLOUD', None)
+            proc = subprocess.run(
+                [OPENSTACK, '--os-auth-type', 'admin_token',
+                 '--os-endpoint', server.endpoint + '/v1', '--os-token',
+                 'admin', 'reservation'] + list(args) + ['-f', 'json'],
+                capture_output=True, text=True, timeout=120, env=env)
+            self.assertEqual(0, proc.returncode, proc.stderr)
+            return json.loads(proc.stdout)
+
+        hosts = {h['id']: h['hypervisor_hostname']
+                 for h in openstack('host', 'list')}
+        self.assertEqual({H1: 'compute-1', H2: 'compute-2',
+                          H3: 'compute-3'}, hosts)
+        # By id (a number, as the client wants it) and by name.
+        self.assertEqual(H2, openstack('host', 'show', H2)['id'])
+        self.assertEqual(H1, openstack('host', 'show', 'compute-1')['id'])
+        shown = openstack('lease', 'show', L_ACTIVE)
+        self.assertEqual(('ACTIVE', True), (shown['status'],
+                                            shown['degraded']))
+
+
+class TestImportFromMariaDB(_ImportMixin, base.APITestCase):
+    DIALECT = 'mysql'
+
+
+class TestImportFromPostgreSQL(_ImportMixin, base.APITestCase):
+    DIALECT = 'postgresql'

@@ -1,0 +1,158 @@
+"""Planning an import: what is written and what is skipped, and why.
+
+plan() does no I/O, so these run on plain rows as read_source() gives
+them; the functional tests run the whole import on real databases.
+"""
+
+import datetime
+
+from oslotest import base
+
+from blazar_ext.db.api import blazar_import
+
+START = datetime.datetime(2030, 1, 1)
+END = START + datetime.timedelta(hours=2)
+BOTH = ('physical:host', 'virtual:floatingip')
+
+
+def _source(**tables) -> dict:
+    source = {name: [] for name in blazar_import.SOURCE_TABLES}
+    source.update(tables)
+    return source
+
+
+def _host(host_id, name='h', reservable=True):
+    return {'id': host_id, 'hypervisor_hostname': name, 'vcpus': 1,
+            'cpu_info': '', 'hypervisor_type': 'QEMU',
+            'hypervisor_version': 1, 'service_name': name, 'memory_mb': 1,
+            'local_gb': 1, 'status': None, 'availability_zone': 'nova',
+            'trust_id': 't', 'reservable': reservable, 'created_at': None,
+            'updated_at': None}
+
+
+def _lease(lease_id):
+    return {'id': lease_id, 'name': lease_id, 'user_id': 'u',
+            'project_id': 'p', 'start_date': START, 'end_date': END,
+            'trust_id': None, 'status': 'PENDING', 'degraded': False,
+            'created_at': None, 'updated_at': None}
+
+
+def _reservation(res_id, lease_id, kind='physical:host'):
+    return {'id': res_id, 'lease_id': lease_id, 'resource_id': 'd-' + res_id,
+            'resource_type': kind, 'status': 'pending',
+            'missing_resources': False, 'resources_changed': False,
+            'created_at': None, 'updated_at': None}
+
+
+def _host_detail(res_id, count_range='1-1', properties=''):
+    return {'id': 'd-' + res_id, 'reservation_id': res_id,
+            'aggregate_id': None, 'resource_properties': properties,
+            'count_range': count_range, 'hypervisor_properties': '',
+            'before_end': 'default', 'created_at': None, 'updated_at': None}
+
+
+def _skips(planned) -> dict:
+    return {(s.table, s.row_id): s.reason for s in planned.skipped}
+
+
+class TestPlan(base.BaseTestCase):
+
+    def test_dangling_references_are_skipped_naming_them(self):
+        planned = blazar_import.plan(_source(
+            computehosts=[_host('h1')],
+            leases=[_lease('l1')],
+            reservations=[_reservation('r1', 'l1'),
+                          _reservation('r-orphan', 'no-lease')],
+            computehost_reservations=[_host_detail('r1')],
+            computehost_allocations=[
+                {'id': 'a1', 'compute_host_id': 'h1',
+                 'reservation_id': 'r1'},
+                {'id': 'a-gone', 'compute_host_id': 'gone',
+                 'reservation_id': 'r1'}],
+            events=[{'id': 'e-orphan', 'lease_id': 'no-lease',
+                     'event_type': 'start_lease', 'time': START,
+                     'status': 'UNDONE'}]), BOTH)
+        skips = _skips(planned)
+        self.assertEqual(
+            'dangling reference: lease no-lease does not exist',
+            skips[('reservations', 'r-orphan')])
+        self.assertEqual('dangling reference: host gone does not exist',
+                         skips[('computehost_allocations', 'a-gone')])
+        self.assertEqual('dangling reference: lease no-lease does not exist',
+                         skips[('events', 'e-orphan')])
+        # The allocation kept takes its lease's window.
+        [kept] = planned.rows['computehost_allocations']
+        self.assertEqual(('a1', START, END), (kept['id'], kept['start_date'],
+                                              kept['end_date']))
+        self.assertEqual(1, planned.counts()['leases'])
+
+    def test_disabled_type_skips_the_whole_lease(self):
+        planned = blazar_import.plan(_source(
+            leases=[_lease('l1')],
+            reservations=[_reservation('r1', 'l1', 'virtual:floatingip')],
+            floatingip_reservations=[{
+                'id': 'd-r1', 'reservation_id': 'r1', 'network_id': 'n',
+                'amount': 1, 'created_at': None, 'updated_at': None}],
+            events=[{'id': 'e1', 'lease_id': 'l1',
+                     'event_type': 'start_lease', 'time': START,
+                     'status': 'UNDONE'}]), ('physical:host',))
+        skips = _skips(planned)
+        self.assertIn('plugin is disabled', skips[('reservations', 'r1')])
+        self.assertIn('its reservation r1 was skipped',
+                      skips[('leases', 'l1')])
+        self.assertEqual('lease l1 was skipped', skips[('events', 'e1')])
+        self.assertEqual(0, sum(planned.counts().values()))
+
+    def test_bad_query_is_reported_by_lease_and_reservation(self):
+        planned = blazar_import.plan(_source(
+            leases=[_lease('l1'), _lease('l2')],
+            reservations=[_reservation('r1', 'l1'),
+                          _reservation('r2', 'l2')],
+            computehost_reservations=[
+                _host_detail('r1', properties='["==", "$gpu"'),
+                _host_detail('r2', properties='["==", "$gpu", "true"]')]),
+            BOTH)
+        [failure] = planned.query_failures
+        self.assertEqual(('l1', 'r1'), (failure.lease_id,
+                                        failure.reservation_id))
+        self.assertIn('resource_properties', failure.message)
+        self.assertEqual(['l2'], [r['id'] for r in planned.rows['leases']])
+
+    def test_capability_names_breaking_the_rules(self):
+        planned = blazar_import.plan(_source(
+            computehosts=[_host('h1')],
+            resource_properties=[
+                {'id': p, 'resource_type': 'physical:host',
+                 'property_name': name, 'private': False,
+                 'created_at': None, 'updated_at': None}
+                for p, name in (('p1', 'gpu'), ('p2', 'memory_mb'),
+                                ('p3', ' '), ('p4', 'x' * 256))],
+            computehost_extra_capabilities=[
+                {'id': 'c1', 'computehost_id': 'h1', 'property_id': 'p1',
+                 'capability_value': '2', 'created_at': None,
+                 'updated_at': None},
+                {'id': 'c2', 'computehost_id': 'h1', 'property_id': 'p2',
+                 'capability_value': '2', 'created_at': None,
+                 'updated_at': None}]), BOTH)
+        skips = _skips(planned)
+        self.assertIn('is a host field', skips[('resource_properties', 'p2')])
+        self.assertEqual('empty capability name',
+                         skips[('resource_properties', 'p3')])
+        self.assertIn('longer than 255', skips[('resource_properties', 'p4')])
+        self.assertEqual('resource property p2 was skipped',
+                         skips[('computehost_extra_capabilities', 'c2')])
+        [value] = planned.rows['computehost_extra_capabilities']
+        self.assertEqual(('p1', '2', 2), (value['capability_id'],
+                                          value['capability_value'],
+                                          value['capability_number']))
+
+    def test_hosts_without_or_sharing_a_name(self):
+        planned = blazar_import.plan(_source(computehosts=[
+            _host('h1', 'a'), _host('h2', None), _host('h3', 'a')]), BOTH)
+        skips = _skips(planned)
+        self.assertEqual('no hypervisor_hostname',
+                         skips[('computehosts', 'h2')])
+        self.assertEqual('hypervisor_hostname a is also host h1',
+                         skips[('computehosts', 'h3')])
+        self.assertEqual(['h1'],
+                         [h['id'] for h in planned.rows['computehosts']])
