@@ -33,8 +33,8 @@ from blazar_ext import rpc
 from blazar_ext.rpc import manager_client
 from blazar_ext.tests import base as blazar_base
 from blazar_ext.tests.functional.enforcement import fixtures as efixtures
-from blazar_ext.tests.functional.enforcement import test_external_service
 from blazar_ext.tests.functional import services
+from blazar_ext.tests.unit.enforcement import base as enforcement_base
 
 
 class _PostgreSQLFixture(test_fixtures.OpportunisticDbFixture):
@@ -108,7 +108,7 @@ class TestLeaseReadIsOneSnapshot(test_fixtures.OpportunisticDBTestMixin,
 
 
 class TestEnforcementServiceTrickling(
-        test_external_service.ExternalServiceTestBase):
+        enforcement_base.ExternalServiceTestCase):
     """A service that answers a byte at a time, each byte well within
     [enforcement_external] timeout, the whole answer far beyond it, is a
     service that did not answer in time (tools/chaos/enforcement_faults.py

@@ -7,21 +7,7 @@ from blazar_ext.tests.functional.enforcement import fixtures as efixtures
 from blazar_ext.tests.unit.enforcement import base
 
 
-class ExternalServiceTestBase(base.TestCase):
-
-    def chain(self, url: str, allow_on_error: bool = False,
-              timeout: float = 5.0, overrides: dict | None = None):
-        self.conf.set_override('enabled_filters', ['ExternalServiceFilter'],
-                               group='enforcement')
-        self.conf.set_override('endpoint_url', url,
-                               group='enforcement_external')
-        self.conf.set_override('allow_on_error', allow_on_error,
-                               group='enforcement_external')
-        self.conf.set_override('timeout', timeout,
-                               group='enforcement_external')
-        for (group, name), value in (overrides or {}).items():
-            self.conf.set_override(name, value, group=group)
-        return enforcement.get_chain(self.conf)
+ExternalServiceTestBase = base.ExternalServiceTestCase
 
 
 class SampleServiceTest(ExternalServiceTestBase):
