@@ -9,6 +9,7 @@ kept, host ids included (both are strings).
 
 import collections
 import dataclasses
+import functools
 
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
@@ -436,14 +437,12 @@ def _plan_reservation(result: Plan, lease, res, enabled, host_details,
         problem = _host_detail_problem(detail)
         if problem:
             return None, problem
-        try:
-            host_properties.compile_host_filter(
-                detail['hypervisor_properties'],
-                detail['resource_properties'])
-        except exceptions.Invalid as exc:
+        problem = _query_problem(detail['hypervisor_properties'],
+                                 detail['resource_properties'])
+        if problem:
             result.query_failures.append(
-                QueryFailure(lease['id'], res['id'], str(exc)))
-            return None, 'property query does not parse: %s' % exc
+                QueryFailure(lease['id'], res['id'], problem))
+            return None, 'property query does not parse: %s' % problem
         rows.append(('computehost_reservations', dict(detail, traits=None)))
     else:
         details = fip_details.get(res['id'], [])
@@ -454,6 +453,18 @@ def _plan_reservation(result: Plan, lease, res, enabled, host_details,
         rows.extend(('required_floatingips', dict(r))
                     for r in required.get(details[0]['id'], []))
     return rows, None
+
+
+@functools.lru_cache(maxsize=4096)
+def _query_problem(hypervisor_properties, resource_properties) -> str | None:
+    """Why the two stored queries do not compile, or None; the same
+    queries recur across thousands of reservations, so parsed once."""
+    try:
+        host_properties.compile_host_filter(hypervisor_properties,
+                                            resource_properties)
+    except exceptions.Invalid as exc:
+        return str(exc)
+    return None
 
 
 def _host_detail_problem(detail) -> str | None:
