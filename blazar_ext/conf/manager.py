@@ -24,11 +24,12 @@ ALL_OPTS = [
     cfg.ListOpt('plugins',
                 default=['physical.host.plugin',
                          'virtual.instance.plugin',
-                         'virtual.floatingip.plugin'],
+                         'virtual.floatingip.plugin',
+                         'flavor.instance.plugin'],
                 help='Resource types that may be reserved: names of entry '
                      'points in the blazar_ext.resource.plugins namespace '
                      '(physical.host.plugin, virtual.instance.plugin, '
-                     'virtual.floatingip.plugin). '
+                     'virtual.floatingip.plugin, flavor.instance.plugin). '
                      'A type left out has its API routes unmounted and its '
                      'reservations refused. The API reads it too.'),
     cfg.StrOpt('compute_driver', default='none',
@@ -38,6 +39,14 @@ ALL_OPTS = [
                     'Placement reservation providers only) or "nova" (a '
                     'private flavor and, with affinity, a server group, '
                     'through the [nova] options).'),
+    cfg.StrOpt('flavor_source', default='static',
+               help='Where flavor:instance reservations find flavors (entry '
+                    'point in the blazar_ext.flavor_sources namespace): '
+                    '"static" (the YAML file flavors_file) or "nova" (the '
+                    'flavors of the Nova the [nova] options name).'),
+    cfg.StrOpt('flavors_file', default='/etc/blazar-ext/flavors.yaml',
+               help='The static flavor source\'s YAML file (an example '
+                    'ships as etc/blazar-ext/flavors.yaml).'),
     cfg.FloatOpt('event_interval', default=10.0, min=0.01,
                  help='Seconds between two runs of the lease event loop, '
                       'which starts and ends leases when their time comes.'),

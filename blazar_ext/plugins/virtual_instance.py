@@ -215,6 +215,7 @@ class InstanceReservationPlugin(base.ResourcePlugin):
                'disk_gb': _integer(merged, 'disk_gb', 0),
                'affinity': _affinity(merged.get('affinity')),
                'resource_properties': properties}
+        out['flavor_id'] = None
         # A malformed expression fails here, before anything is written.
         return base.Spec(out, parsed=InstanceQuery(properties,
                                                    private_visible))

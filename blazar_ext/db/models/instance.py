@@ -21,6 +21,8 @@ class InstanceReservation(base.BASE):
     # True: all on one host; False: each on its own host; NULL: any.
     affinity = sa.Column(sa.Boolean, nullable=True)
     resource_properties = sa.Column(sa.Text)
+    # flavor:instance: the flavor the size came from.
+    flavor_id = sa.Column(sa.String(255))
 
 
 class InstanceAllocation(base.BASE):

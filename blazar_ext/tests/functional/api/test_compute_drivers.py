@@ -49,7 +49,18 @@ class FakeNova(fixtures.Fixture):
         self.addCleanup(self.server.server_close)
         self.addCleanup(self.server.shutdown)
 
+    FLAVORS = {'big': ({'id': 'big', 'vcpus': 6, 'ram': 2048,
+                        'disk': 5}, {'resources:VCPU': '3'})}
+
     def answer(self, method, path, body):
+        parts = path.strip('/').split('/')
+        if method == 'GET' and parts[0] == 'flavors' and len(parts) > 1:
+            flavor = self.FLAVORS.get(parts[1])
+            if flavor is None:
+                return 404, {'itemNotFound': {'code': 404}}
+            if parts[-1] == 'os-extra_specs':
+                return 200, {'extra_specs': flavor[1]}
+            return 200, {'flavor': flavor[0]}
         if method == 'POST' and path == '/os-server-groups':
             group = dict(body['server_group'], id='sg-%d' % len(self.groups))
             self.groups[group['id']] = group
@@ -107,6 +118,26 @@ class TestNovaDriver(base.LeaseTestCase):
         self.assertEqual(('DELETE', '/flavors/%s' % rid), calls[0])
         self.assertIn(('DELETE', '/os-server-groups/sg-0'), calls)
         self.assertEqual({}, self.nova.groups)
+
+    def test_nova_flavor_source(self):
+        self.conf.set_override('flavor_source', 'nova', group='manager')
+        self.add_host('h1', vcpus=8, memory_mb=16384, local_gb=100)
+        lease = self.create(reservations=[{
+            'resource_type': 'flavor:instance', 'flavor_id': 'big',
+            'amount': 2}])
+        [reservation] = lease['reservations']
+        # resources:VCPU=3 overrides the flavor's 6.
+        self.assertEqual((3, 2048, 5), (reservation['vcpus'],
+                                        reservation['memory_mb'],
+                                        reservation['disk_gb']))
+        self.assertIn(('GET', '/flavors/big/os-extra_specs', None),
+                      self.nova.calls)
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'x', 'start_date': base.lease_date(60),
+            'end_date': base.lease_date(120), 'reservations': [{
+                'resource_type': 'flavor:instance', 'flavor_id': 'nope'}]})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn("flavor 'nope' is not known", resp.text)
 
     def test_unknown_driver_is_a_configuration_error(self):
         exc = self.assertRaises(exceptions.ConfigurationError,

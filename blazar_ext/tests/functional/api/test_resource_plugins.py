@@ -110,7 +110,7 @@ class TestEnabledPlugins(base.LeaseTestCase):
 
     def test_default_enables_the_builtin_types(self):
         self.assertEqual({'physical:host', 'virtual:instance',
-                          'virtual:floatingip'},
+                          'virtual:floatingip', 'flavor:instance'},
                          set(loader.get().by_type))
         self.assertEqual(200, self.request('GET', '/v1/os-hosts').status)
 
