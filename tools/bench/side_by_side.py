@@ -40,12 +40,12 @@ import sqlalchemy as sa
 import webob
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lease_import  # noqa: E402
 import seed  # noqa: E402
 
 from blazar_ext.api import app as api_app  # noqa: E402
 from blazar_ext import conf as blazar_conf  # noqa: E402
 from blazar_ext import context as blazar_context  # noqa: E402
-from blazar_ext.db.api import lease as lease_api  # noqa: E402
 from blazar_ext.db import migration  # noqa: E402
 from blazar_ext.db.models import host as host_models  # noqa: E402
 from blazar_ext.db import session as db_session  # noqa: E402
@@ -139,10 +139,10 @@ def ext_seed(hosts: int, per_host: int, listed: int,
                           'end_date': end})
             n += 1
         if len(batch) >= 20000:
-            lease_api.lease_bulk_import(context, batch)
+            lease_import.bulk_import(context, batch)
             batch = []
     if batch:
-        lease_api.lease_bulk_import(context, batch)
+        lease_import.bulk_import(context, batch)
 
 
 def call(app, method: str, path: str, headers: dict, body=None):
