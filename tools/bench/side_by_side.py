@@ -19,7 +19,8 @@ then 8 clients for ``--concurrency`` seconds against blazar-ext-api
 
 ``--database`` takes a server URL without a database name
 (mysql+pymysql://root@127.0.0.1, postgresql://postgres@127.0.0.1); each
-side and size gets a fresh database on it.
+side and size gets a fresh database on it, left in place afterwards
+(bench_<side>_<size>_<random>).
 """
 
 import argparse
