@@ -20,6 +20,7 @@ from blazar_ext.db.api import host_properties
 from blazar_ext.db.api import host_service
 from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -30,9 +31,10 @@ SUPPORTED_REVISION = '553383923ca0'
 
 HOST_TYPE = 'physical:host'
 FLOATINGIP_TYPE = 'virtual:floatingip'
-INSTANCE_TYPES = ('virtual:instance', 'flavor:instance')
+INSTANCE_TYPE = 'virtual:instance'
+INSTANCE_TYPES = (INSTANCE_TYPE, 'flavor:instance')
 # Reservation types whose detail tables this module knows.
-IMPORTABLE_TYPES = (HOST_TYPE, FLOATINGIP_TYPE)
+IMPORTABLE_TYPES = (HOST_TYPE, FLOATINGIP_TYPE, INSTANCE_TYPE)
 
 # Rows per INSERT: well under every database's parameter limit.
 _BATCH = 2000
@@ -88,7 +90,11 @@ SOURCE_TABLES = {
         ('count_range', sa.String), ('hypervisor_properties', sa.Text),
         ('before_end', sa.String), *_TIMES),
     'instance_reservations': _table(
-        'instance_reservations', _ID, ('reservation_id', sa.String)),
+        'instance_reservations', _ID, ('reservation_id', sa.String),
+        ('vcpus', sa.Integer), ('memory_mb', sa.Integer),
+        ('disk_gb', sa.Integer), ('amount', sa.Integer),
+        ('affinity', sa.Boolean), ('resource_properties', sa.Text),
+        *_TIMES),
     'floatingip_reservations': _table(
         'floatingip_reservations', _ID, ('reservation_id', sa.String),
         ('network_id', sa.String), ('amount', sa.Integer), *_TIMES),
@@ -117,9 +123,11 @@ TARGET_MODELS = collections.OrderedDict([
     ('leases', lease_models.Lease),
     ('reservations', lease_models.Reservation),
     ('computehost_reservations', lease_models.ComputeHostReservation),
+    ('instance_reservations', instance_models.InstanceReservation),
     ('floatingip_reservations', fip_models.FloatingIPReservation),
     ('required_floatingips', fip_models.RequiredFloatingIP),
     ('computehost_allocations', lease_models.ComputeHostAllocation),
+    ('instance_allocations', instance_models.InstanceAllocation),
     ('floatingip_allocations', fip_models.FloatingIPAllocation),
     ('events', lease_models.Event),
 ])
@@ -163,6 +171,8 @@ class Plan:
         name: [] for name in TARGET_MODELS})
     skipped: list = dataclasses.field(default_factory=list)
     query_failures: list = dataclasses.field(default_factory=list)
+    # {(reservation id, host id): index in rows['instance_allocations']}
+    slot_rows: dict = dataclasses.field(default_factory=dict)
 
     def counts(self) -> dict:
         """{target table: rows to write}."""
@@ -370,6 +380,7 @@ def _plan_leases(source, result: Plan, enabled: set) -> dict:
     """{lease id: lease row} of the leases kept."""
     reservations = _by(source['reservations'], 'lease_id')
     host_details = _by(source['computehost_reservations'], 'reservation_id')
+    instance_details = _by(source['instance_reservations'], 'reservation_id')
     fip_details = _by(source['floatingip_reservations'], 'reservation_id')
     required = _by(source['required_floatingips'],
                    'floatingip_reservation_id')
@@ -385,7 +396,7 @@ def _plan_leases(source, result: Plan, enabled: set) -> dict:
         for res in reservations.get(lease['id'], []):
             rows, problem = _plan_reservation(
                 result, lease, res, enabled, host_details, fip_details,
-                required)
+                required, instance_details)
             if problem:
                 result.skip('reservations', res['id'], problem)
                 break
@@ -412,13 +423,9 @@ def _plan_leases(source, result: Plan, enabled: set) -> dict:
 
 
 def _plan_reservation(result: Plan, lease, res, enabled, host_details,
-                      fip_details, required):
+                      fip_details, required, instance_details):
     """([(target table, values)], None) or (None, why it is skipped)."""
     kind = res['resource_type']
-    if kind == 'virtual:instance':
-        return None, ('virtual:instance reservations are not imported yet '
-                      '(upstream keeps one host allocation per instance; '
-                      'blazar_ext keeps slots per host)')
     if kind not in IMPORTABLE_TYPES:
         if kind in INSTANCE_TYPES:
             return None, ('%s reservations are not supported by this '
@@ -444,6 +451,18 @@ def _plan_reservation(result: Plan, lease, res, enabled, host_details,
                 QueryFailure(lease['id'], res['id'], problem))
             return None, 'property query does not parse: %s' % problem
         rows.append(('computehost_reservations', dict(detail, traits=None)))
+    elif kind == INSTANCE_TYPE:
+        details = instance_details.get(res['id'], [])
+        if len(details) != 1:
+            return None, ('%d instance_reservations rows (one expected)'
+                          % len(details))
+        detail = details[0]
+        problem = _query_problem('', detail['resource_properties'])
+        if problem:
+            result.query_failures.append(
+                QueryFailure(lease['id'], res['id'], problem))
+            return None, 'property query does not parse: %s' % problem
+        rows.append(('instance_reservations', dict(detail)))
     else:
         details = fip_details.get(res['id'], [])
         if len(details) != 1:
@@ -478,6 +497,8 @@ def _plan_allocations(source, result: Plan, leases: dict, hosts: set,
                       fips: set) -> None:
     reservation_lease = {r['id']: r['lease_id']
                          for r in result.rows['reservations']}
+    instances = {r['reservation_id']: r
+                 for r in result.rows['instance_reservations']}
     for table, column, targets, what in (
             ('computehost_allocations', 'compute_host_id', hosts, 'host'),
             ('floatingip_allocations', 'floatingip_id', fips,
@@ -495,9 +516,32 @@ def _plan_allocations(source, result: Plan, leases: dict, hosts: set,
                     what, row[column], source, source_table))
                 continue
             lease = leases[lease_id]
+            if row['reservation_id'] in instances:
+                _add_instance_slot(result, row, instances, lease)
+                continue
             result.rows[table].append(dict(
                 row, start_date=lease['start_date'],
                 end_date=lease['end_date']))
+
+
+def _add_instance_slot(result: Plan, row, instances: dict, lease) -> None:
+    """Upstream holds one host allocation per instance; blazar_ext one
+    row per (reservation, host) with the instances as ``slots``."""
+    held = result.rows['instance_allocations']
+    key = (row['reservation_id'], row['compute_host_id'])
+    index = result.slot_rows.get(key)
+    if index is not None:
+        held[index]['slots'] += 1
+        return
+    size = instances[row['reservation_id']]
+    result.slot_rows[key] = len(held)
+    held.append({
+        'id': row['id'], 'compute_host_id': row['compute_host_id'],
+        'reservation_id': row['reservation_id'], 'slots': 1,
+        'vcpus': size['vcpus'], 'memory_mb': size['memory_mb'],
+        'disk_gb': size['disk_gb'], 'start_date': lease['start_date'],
+        'end_date': lease['end_date'], 'created_at': row['created_at'],
+        'updated_at': row['updated_at']})
 
 
 def _plan_events(source, result: Plan, leases: dict) -> None:

@@ -16,6 +16,9 @@ import sys
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from blazar_ext import context
+from blazar_ext.db.models import instance as instance_models
+from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import upstream_blazar
@@ -144,7 +147,7 @@ def _rows(now: datetime.datetime) -> list:
     lease(L_ERROR, 'ERROR', now + 5 * hour, now + 6 * hour)
     host_res('r-error', L_ERROR, 'error', '3-3')
     events(L_ERROR, now + 5 * hour, now + 6 * hour, 'ERROR', 'UNDONE')
-    # Left out: an instance reservation, an unparsable query.
+    # Two instances of one reservation on one host.
     lease(L_INSTANCE, 'PENDING', now + hour, now + 2 * hour)
     rows.append(('reservations', {
         'id': 'r-instance', 'lease_id': L_INSTANCE,
@@ -152,8 +155,14 @@ def _rows(now: datetime.datetime) -> list:
         'missing_resources': False, 'resources_changed': False}))
     rows.append(('instance_reservations', {
         'id': 'd-r-instance', 'reservation_id': 'r-instance', 'vcpus': 2,
-        'memory_mb': 2048, 'disk_gb': 20, 'amount': 2, 'affinity': False}))
+        'memory_mb': 2048, 'disk_gb': 20, 'amount': 2, 'affinity': True,
+        'resource_properties': '["==", "$rack", "r1"]'}))
+    for slot in range(2):
+        rows.append(('computehost_allocations', {
+            'id': 'a-instance-%d' % slot, 'compute_host_id': H1,
+            'reservation_id': 'r-instance'}))
     events(L_INSTANCE, now + hour, now + 2 * hour, 'UNDONE', 'UNDONE')
+    # Left out: an unparsable query.
     lease(L_BADQUERY, 'PENDING', now + hour, now + 2 * hour)
     host_res(R_BADQUERY, L_BADQUERY, 'pending', '1-1',
              res_props='["=~", "$gpu"')
@@ -206,9 +215,11 @@ class _ImportMixin:
         for line in ('computehosts                     3',
                      'extra_capabilities               3',
                      'computehost_extra_capabilities   6',
-                     'leases                           4',
-                     'reservations                     5',
-                     'events                           12'):
+                     'leases                           5',
+                     'reservations                     6',
+                     'instance_reservations            1',
+                     'instance_allocations             1',
+                     'events                           15'):
             self.assertIn(line, dry.stdout)
         for skipped in (
                 'computehosts %s: no hypervisor_hostname' % H_NONAME,
@@ -216,11 +227,7 @@ class _ImportMixin:
                 'a host field',
                 'computehost_extra_capabilities c4: resource property '
                 'p-vcpus was skipped',
-                'reservations r-instance: virtual:instance reservations '
-                'are not imported yet',
-                'leases %s: its reservation r-instance' % L_INSTANCE,
-                'events %s: lease %s was skipped'
-                % (_event_id('start_lease', L_INSTANCE), L_INSTANCE),
+                'leases %s: its reservation %s' % (L_BADQUERY, R_BADQUERY),
                 'lease %s reservation %s: ' % (L_BADQUERY, R_BADQUERY)):
             self.assertIn(skipped, dry.stdout)
         self.assertEqual([], self.request('GET', '/v1/os-hosts').json()[
@@ -289,7 +296,8 @@ class _ImportMixin:
     def _check_leases(self):
         listed = {x['id'] for x in self.request(
             'GET', '/v1/leases').json()['leases']}
-        self.assertEqual({L_PENDING, L_ACTIVE, L_DONE, L_ERROR}, listed)
+        self.assertEqual({L_PENDING, L_ACTIVE, L_DONE, L_ERROR, L_INSTANCE},
+                         listed)
         pending = self.lease(L_PENDING)
         self.assertEqual(('PENDING', False, 'trust-1', 'project-1', 'user-1'),
                          tuple(pending[k] for k in (
@@ -324,9 +332,22 @@ class _ImportMixin:
             ).json()['allocations']
             self.assertEqual([host], [a['resource_id'] for a in allocated
                                       if a['reservations']])
-        for missing in (L_INSTANCE, L_BADQUERY):
-            self.assertEqual(404, self.request(
-                'GET', '/v1/leases/%s' % missing).status)
+        [instances] = self.lease(L_INSTANCE)['reservations']
+        self.assertEqual(
+            ('virtual:instance', 2, 2, 2048, 20, True,
+             '["==", "$rack", "r1"]'),
+            tuple(instances[k] for k in (
+                'resource_type', 'amount', 'vcpus', 'memory_mb', 'disk_gb',
+                'affinity', 'resource_properties')))
+        # Upstream's two allocation rows are two slots on the host.
+        with db_session.reader.using(
+                context.get_admin_context()) as session:
+            slots = session.execute(sa.select(
+                instance_models.InstanceAllocation.compute_host_id,
+                instance_models.InstanceAllocation.slots)).all()
+        self.assertEqual([(H1, 2)], [tuple(row) for row in slots])
+        self.assertEqual(404, self.request(
+            'GET', '/v1/leases/%s' % L_BADQUERY).status)
 
     def _check_with_blazarclient(self):
         server = self.useFixture(fixtures.RealServerFixture())
