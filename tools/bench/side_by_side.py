@@ -118,10 +118,11 @@ def ext_seed(hosts: int, per_host: int, listed: int,
     for start in range(1, hosts + 1, 2000):
         rows, values = [], []
         for i in range(start, min(hosts, start + 1999) + 1):
-            rows.append(dict(seed.host_columns(i), id=i, reservable=True,
+            rows.append(dict(seed.host_columns(i), id=str(i), reservable=True,
                              disabled=False, availability_zone='nova'))
             for name, value in seed.capabilities(i).items():
-                values.append({'id': str(uuid.uuid4()), 'computehost_id': i,
+                values.append({'id': str(uuid.uuid4()),
+                               'computehost_id': str(i),
                                'capability_id': ids[name],
                                'capability_value': value,
                                'capability_number':
@@ -136,7 +137,7 @@ def ext_seed(hosts: int, per_host: int, listed: int,
             batch.append({'name': 'existing-%d' % n,
                           'project_id': 'lister' if n < listed else 'bench',
                           'user_id': 'lister' if n < listed else 'bench',
-                          'host_id': i, 'start_date': start,
+                          'host_id': str(i), 'start_date': start,
                           'end_date': end})
             n += 1
         if len(batch) >= 20000:
