@@ -48,7 +48,10 @@ class EventLoop:
             self._thread = None
 
     def _run(self) -> None:
-        last = 0.0
+        # The first run waits an interval too: a test (or an operator's
+        # config reload) that sets the interval just after start must not
+        # race a run it did not ask for.
+        last = time.monotonic()
         while not self._stop.wait(min(_TICK, CONF.manager.event_interval)):
             if time.monotonic() - last < CONF.manager.event_interval:
                 continue
