@@ -193,7 +193,7 @@ class TestDatabaseDown(blazar_base.APITestCase):
         self.assertNotIn('Traceback', log.output)
 
     def test_write_in_the_manager_is_503(self):
-        with mock.patch.object(lease_api, 'lease_create', self._down):
+        with mock.patch.object(lease_api, 'lease_insert', self._down):
             resp = self.request('POST', '/v1/leases', {
                 'name': 'l1', 'start_date': '2030-01-01 00:00',
                 'end_date': '2030-01-01 01:00', 'events': [],
