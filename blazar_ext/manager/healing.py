@@ -101,6 +101,7 @@ class Healer:
                 LOG.warning('Reservation %s of lease %s is missing '
                             'resources: nothing free fits',
                             reservation_id, outcome['lease_id'])
+        self._healed(context, outcomes)
         self._notify(context, outcomes)
         return outcomes
 
@@ -123,6 +124,25 @@ class Healer:
         items = [(dict(item[0], **details.get(item[0]['id'], {})),)
                  + tuple(item[1:]) for item in items]
         return plugin.heal_many(session, items)
+
+    def _healed(self, context, outcomes: list) -> None:
+        """Each type's ``healed`` hook for the active reservations that
+        moved (their Placement view follows)."""
+        moved: dict = {}
+        for outcome in outcomes:
+            for change in outcome['replaced']:
+                moved.setdefault((change['resource_type'],
+                                  change['reservation_id']),
+                                 []).append(change['from'])
+        for (resource_type, reservation_id), lost in moved.items():
+            plugin = self.leases.plugins.by_type.get(resource_type)
+            if plugin is None:
+                continue
+            try:
+                plugin.healed(context, {'id': reservation_id}, lost)
+            except Exception:  # the move is committed; log and go on
+                LOG.exception('Reservation %s moved, but its %s view did '
+                              'not follow', reservation_id, resource_type)
 
     def _notify(self, context, outcomes: list) -> None:
         worth = [o for o in outcomes if o['replaced'] or o['newly_missing']]

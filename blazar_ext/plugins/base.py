@@ -196,3 +196,9 @@ class ResourcePlugin(metaclass=abc.ABCMeta):
         (physical:host does). Default: ``heal`` each.
         """
         return [self.heal(session, *item) for item in items]
+
+    def healed(self, context, reservation: dict, lost: list) -> None:
+        """After the healing committed, for a reservation that left the
+        resources ``lost``: make the move visible where the type shows
+        itself once started (virtual:instance moves its reservation
+        providers). Default: nothing."""

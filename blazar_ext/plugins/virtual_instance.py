@@ -198,6 +198,10 @@ class InstanceReservationPlugin(base.ResourcePlugin):
         self.compute.reservation_ended(context, reservation)
         reservation_provider.remove(context, reservation['id'])
 
+    def healed(self, context, reservation: dict, lost: list) -> None:
+        # The reservation providers follow the slots.
+        reservation_provider.follow(context, reservation['id'], lost)
+
     def normalize(self, request: dict, current: dict | None = None,
                   private_visible: bool = False) -> base.Spec:
         merged = dict(current or {})

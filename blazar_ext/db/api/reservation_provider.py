@@ -107,3 +107,46 @@ def remove(context, reservation_id: str) -> None:
                 rp_api.delete(context, uuid)
         session.execute(sa.delete(models.ResourceClass).where(
             models.ResourceClass.id == class_id))
+
+
+def follow(context, reservation_id: str, lost_host_ids: list) -> None:
+    """After healing moved an active reservation's slots: the children of
+    the ``lost_host_ids`` lose its inventory (and the allocations against
+    it: those instances were on a host out of service), and every host it
+    holds now has its inventory with one unit per slot."""
+    name = resource_class(reservation_id)
+    with db_session.writer.using(context) as session:
+        class_id = rc_api.ids_by_name_if_present(session, [name]).get(name)
+        if class_id is None:
+            return  # not started: nothing in Placement yet
+        inv = models.Inventory
+        host = host_models.ComputeHost
+        lost_children = sa.select(RP.id).where(
+            RP.parent_provider_id.in_(
+                sa.select(host.resource_provider_id).where(
+                    host.id.in_(list(lost_host_ids)))),
+            RP.name.startswith(PREFIX))
+        session.execute(sa.delete(models.Allocation).where(
+            models.Allocation.resource_class_id == class_id,
+            models.Allocation.resource_provider_id.in_(lost_children)))
+        session.execute(sa.delete(inv).where(
+            inv.resource_class_id == class_id,
+            inv.resource_provider_id.in_(lost_children)))
+        for host_uuid, host_name, slots in _hosts(session, reservation_id):
+            child = _child(context, session, host_uuid, host_name)
+            row = session.scalar(sa.select(inv).where(
+                inv.resource_provider_id == child.id,
+                inv.resource_class_id == class_id))
+            if row is None:
+                session.add(inv(
+                    resource_provider_id=child.id,
+                    resource_class_id=class_id, total=slots, reserved=0,
+                    min_unit=1, max_unit=slots, step_size=1,
+                    allocation_ratio=1.0))
+            elif row.total != slots:
+                row.total = row.max_unit = slots
+            else:
+                continue
+            session.execute(sa.update(RP).where(RP.id == child.id)
+                            .values(generation=RP.generation + 1))
+        session.flush()

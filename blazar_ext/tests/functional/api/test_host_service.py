@@ -199,10 +199,11 @@ class TestHealing(ServiceTestCase):
         hosts = {name: self.add_host(name, gpu=gpu) for name, gpu in (
             ('a', 'true'), ('b', 'true'), ('c', 'false'), ('d', 'true'))}
         gpu = host_reservation(resource_properties='["==", "$gpu", "true"]')
-        active = self.create('active', start='now', end=120,
+        # Started by run_events, so no event loop run of the manager's
+        # own races it.
+        active = self.create('active', start=3, end=120,
                              reservations=[gpu])
-        # Half a minute on: MySQL may round a start of 'now' up a second.
-        self.run_events(minutes=0.5)
+        self.run_events(minutes=5)
         self.assertEqual('ACTIVE', self.show(active['id'])['status'])
         future = self.create('future', start=200, end=300,
                              reservations=[gpu])
@@ -448,3 +449,38 @@ class TestInstanceHealing(ServiceTestCase):
         h3 = self.add_sized('h3')
         self.assertEqual({h3['id']: 2}, self.slots(lease))
         self.assertFalse(self.show(lease['id'])['degraded'])
+
+    def test_active_reservation_providers_follow_the_slots(self):
+        for i in range(3):
+            self.add_sized('h%d' % i)
+        # Starts in a few minutes, started by run_events: no event loop
+        # run of the manager's own races it.
+        lease = self.create(start=3, end=120, reservations=[instances(
+            amount=2, affinity=False)])
+        self.run_events(minutes=5)
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+        [reservation] = self.show(lease['id'])['reservations']
+        rc = reservation['resource_class']
+        names = {h['id']: h['hypervisor_hostname'] for h in self.request(
+            'GET', '/v1/os-hosts').json()['hosts']}
+        before = self.slots(lease)
+        self.assertEqual({'blazar_' + names[h] for h in before},
+                         set(self.reserved_on(rc)))
+        failed = sorted(before)[0]
+        self.set_reservable({'id': failed}, False)
+        after = self.slots(lease)
+        self.assertNotIn(failed, after)
+        self.assertEqual({'blazar_' + names[h] for h in after},
+                         set(self.reserved_on(rc)))
+
+    def reserved_on(self, resource_class: str) -> dict:
+        """{child provider name: capacity} offering the class."""
+        resp = self.request(
+            'GET', '/placement/allocation_candidates?resources=%s:1'
+            % resource_class, headers=PLACEMENT)
+        self.assertEqual(200, resp.status, resp.text)
+        by_uuid = {p['uuid']: p['name'] for p in self.request(
+            'GET', '/placement/resource_providers',
+            headers=PLACEMENT).json()['resource_providers']}
+        return {by_uuid[uuid]: s['resources'][resource_class]['capacity']
+                for uuid, s in resp.json()['provider_summaries'].items()}
