@@ -46,6 +46,12 @@ def required(req, values, name: str = 'required'):
                    % (name, exc))
 
 
+def required_values(req, key: str) -> list:
+    """Every value of a repeated ``required`` from 1.39, else the last."""
+    values = req.GET.getall(key)
+    return values if microversion.at_least(req, '1.39') else values[-1:]
+
+
 def member_of(req, values) -> tuple:
     """(groups, forbidden): ``in:a,b`` any of; ``!a`` / ``!in:`` from 1.32.
 
@@ -91,4 +97,73 @@ def uuid(value: str, name: str) -> str:
     if not _UUID.match(value):
         raise _bad("Invalid query string parameters: '%s' is not a "
                    "'uuid' (%s)" % (value, name))
+    return value
+
+
+def _trait_value(value: str, allow_forbidden: bool,
+                 allow_any_of: bool) -> tuple:
+    """(required sets, forbidden) of one ``required`` value, with
+    Placement's messages."""
+    prefix = 'Invalid query string parameters: '
+    if value.startswith('in:'):
+        if not allow_any_of:
+            raise errors.HTTPError(
+                400, prefix + "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' "
+                "only supported since microversion 1.39. Got: %s" % value)
+        names = {name.strip() for name in value[3:].split(',')}
+        if not all(names):
+            raise errors.HTTPError(
+                400, prefix + "Expected 'required' parameter value of the "
+                "form: in:HW_CPU_X86_VMX,CUSTOM_MAGIC. Got an empty trait "
+                "in: %s" % value)
+        if any(name.startswith('!') for name in names):
+            raise errors.HTTPError(
+                400, prefix + "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' "
+                "does not support forbidden traits. Got: %s" % value)
+        return [names], set()
+    names = [name.strip() for name in value.split(',')]
+    forbidden = {name[1:] for name in names if name.startswith('!')}
+    form = ('HW_CPU_X86_VMX,!CUSTOM_MAGIC' if allow_forbidden
+            else 'HW_CPU_X86_VMX,CUSTOM_MAGIC')
+    if not all(names) or not all(forbidden):
+        raise errors.HTTPError(
+            400, prefix + "Expected 'required' parameter value of the form: "
+            "%s. Got an empty trait in: %s" % (form, value))
+    if forbidden and not allow_forbidden:
+        raise errors.HTTPError(
+            400, prefix + "Expected 'required' parameter value of the form: "
+            "HW_CPU_X86_VMX,CUSTOM_MAGIC. Got: %s" % value)
+    return [{name} for name in names if not name.startswith('!')], forbidden
+
+
+def traits(req, key: str, check_conflicts: bool = True):
+    """The TraitRequirement of ``key`` (``required``, ``required1``...)."""
+    values = required_values(req, key)
+    sets, forbidden = [], set()
+    for value in values:
+        more, less = _trait_value(value, microversion.at_least(req, '1.22'),
+                                  microversion.at_least(req, '1.39'))
+        sets += more
+        forbidden |= less
+    if check_conflicts:
+        conflicts = [names for names in sets if names <= forbidden]
+        if conflicts:
+            raise errors.HTTPError(
+                400, 'Conflicting required and forbidden traits found in '
+                'the following traits keys: %s' % ', '.join(
+                    '%s: (%s)' % (key, ', '.join(sorted(names)))
+                    for names in conflicts))
+    return trait_query.TraitRequirement(
+        required=frozenset(n for names in sets if len(names) == 1
+                           for n in names),
+        forbidden=frozenset(forbidden),
+        any_of=tuple(frozenset(names) for names in sets if len(names) > 1))
+
+
+def in_tree(value: str) -> str:
+    value = value.strip()
+    if not _UUID.match(value):
+        raise errors.HTTPError(
+            400, "Invalid query string parameters: Expected 'in_tree' "
+            "parameter to be a format of uuid. Got: %s" % value)
     return value

@@ -3,11 +3,11 @@
 from email import utils as email_utils
 import time
 
+import jsonschema
 from oslo_serialization import jsonutils
 import webob
 
 from blazar_ext.api.middleware import auth
-from blazar_ext.api.placement import error_codes
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api import validation
@@ -37,31 +37,26 @@ def json_body(req, schema: dict):
     return data
 
 
-def query(req, allowed: dict) -> dict:
-    """Query parameters checked against ``allowed`` {name: min version}.
+def query(req, schemas: dict) -> dict:
+    """The query string as a dict, validated for the request's version.
 
-    Repeatable parameters come back as lists ('member_of', 'required'),
-    the rest as strings; unknown or repeated ones are a 400.
+    ``schemas`` maps the first microversion of each shape to its JSON
+    schema (schemas/query.py). As in Placement, a repeated key counts once
+    here (its last value); handlers read repeatable ones with getall().
     """
-    repeatable = {'member_of', 'required'}
-    params = {}
-    for key in req.GET.keys():
-        since = allowed.get(key)
-        if since is None or not microversion.at_least(req, since):
-            raise errors.HTTPError(
-                400, "Invalid query string parameters: Additional "
-                     "properties are not allowed ('%s' was unexpected)" % key,
-                error_codes.QUERYPARAM_BAD_VALUE)
-        values = req.GET.getall(key)
-        if key in repeatable:
-            params[key] = values
-        elif len(values) > 1:
-            raise errors.HTTPError(
-                400, "Invalid query string parameters: Expected one value "
-                     "for %s, got %d" % (key, len(values)),
-                error_codes.ILLEGAL_DUPLICATE_QUERYPARAM)
-        else:
-            params[key] = values[0]
+    schema = None
+    for version, candidate in schemas.items():
+        if microversion.at_least(req, version):
+            schema = candidate
+    params = dict(req.GET)
+    if schema is None:
+        return params
+    try:
+        jsonschema.validate(params, schema,
+                            format_checker=jsonschema.FormatChecker())
+    except jsonschema.ValidationError as exc:
+        raise errors.HTTPError(
+            400, 'Invalid query string parameters: %s' % exc.message)
     return params
 
 

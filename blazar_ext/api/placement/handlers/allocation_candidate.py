@@ -1,29 +1,16 @@
 """GET /allocation_candidates (1.10)."""
 
 import json
-import re
 
+from blazar_ext.api.placement import candidate_request
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
-from blazar_ext.api.placement import query_params
+from blazar_ext.api.placement.schemas import query as query_schemas
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import allocation_candidate as ac_api
 from blazar_ext import exceptions
 from blazar_ext.policies import placement_allocation_candidate as rules
 from blazar_ext import policy
-
-PARAMS = {'resources': '1.10', 'limit': '1.16', 'required': '1.17',
-          'member_of': '1.21', 'group_policy': '1.25', 'in_tree': '1.31',
-          'root_required': '1.35'}
-
-
-def _limit(value: str) -> int:
-    if not re.fullmatch('[1-9][0-9]*', value):
-        raise errors.HTTPError(
-            400, "Invalid query string parameters: '%s' does not match "
-                 "'^[1-9][0-9]*$' (limit)" % value)
-    # More than any database holds is no limit; SQL takes 64 bits at most.
-    return min(int(value), 2 ** 31 - 1)
 
 
 def _requests(req, candidates: list, resources: dict) -> list:
@@ -104,36 +91,61 @@ def _body_text(req, result: dict, resources: dict) -> str:
             % (','.join(requests), ','.join(summaries)))
 
 
+def _tree_body(req, result: dict, wanted: set) -> dict:
+    """Allocation requests spread over providers, with their mappings."""
+    requests = []
+    for allocations, mappings in result['requests']:
+        if microversion.at_least(req, '1.12'):
+            request = {'allocations': {
+                uuid: {'resources': resources}
+                for uuid, resources in allocations.items()}}
+        else:
+            request = {'allocations': [
+                {'resource_provider': {'uuid': uuid},
+                 'resources': resources}
+                for uuid, resources in allocations.items()]}
+        if microversion.at_least(req, '1.34'):
+            request['mappings'] = mappings
+        requests.append(request)
+    return {'allocation_requests': requests,
+            'provider_summaries': _summaries(req, result['summaries'],
+                                             wanted)}
+
+
+def _get(context, request):
+    groups = request.groups
+    result = ac_api.get_tree_candidates(
+        context, groups, request.group_policy, request.root_required,
+        request.same_subtrees, request.limit)
+    if result is not None:
+        return result
+    group = groups[0]
+    filters = {'resources': group.resources, 'limit': request.limit,
+               'required': group.required or None,
+               'root_required': request.root_required,
+               'member_of': group.member_of,
+               'forbidden_aggregates': group.forbidden_aggregates,
+               'in_tree': group.in_tree}
+    return ac_api.get_candidates(context, **filters)
+
+
 @microversion.version_range('1.10')
 def list_candidates(req):
-    """Providers that alone can satisfy the request, best first."""
+    """Trees (or single providers) that can satisfy the request groups."""
     context = wsgi_util.context(req)
     policy.authorize(context, rules.LIST)
-    params = wsgi_util.query(req, PARAMS)
-    if 'resources' not in params:
-        raise errors.HTTPError(
-            400, "Invalid query string parameters: 'resources' is a "
-                 "required property")
-    resources = query_params.resources(params['resources'])
-    filters = {'resources': resources}
-    if 'limit' in params:
-        filters['limit'] = _limit(params['limit'])
-    if 'required' in params:
-        filters['required'] = query_params.required(req, params['required'])
-    if 'root_required' in params:
-        filters['root_required'] = query_params.required(
-            req, params['root_required'], 'root_required')
-    if 'member_of' in params:
-        filters['member_of'], filters['forbidden_aggregates'] = (
-            query_params.member_of(req, params['member_of']))
-    if 'in_tree' in params:
-        filters['in_tree'] = query_params.uuid(params['in_tree'], 'in_tree')
+    params = wsgi_util.query(req, query_schemas.ALLOCATION_CANDIDATES_QUERY)
+    request = candidate_request.parse(req, params)
     try:
-        result = ac_api.get_candidates(context, **filters)
-    except (exceptions.TraitNotFound,
-            exceptions.InvalidProviderRequest) as exc:
-        raise errors.HTTPError(400, 'Invalid query string parameters: '
-                               '%s' % exc)
+        result = _get(context, request)
+    except exceptions.TraitNotFound as exc:
+        raise errors.HTTPError(400, str(exc))
+    except exceptions.InvalidProviderRequest as exc:
+        raise errors.HTTPError(400, str(exc))
+    wanted = {name for g in request.groups for name in g.resources}
+    if 'requests' in result:
+        return wsgi_util.json_response(req, _tree_body(req, result, wanted))
+    resources = request.groups[0].resources
     if microversion.at_least(req, '1.27'):
         return wsgi_util.json_response(req, _body_text(req, result,
                                                        resources))

@@ -5,15 +5,13 @@ import json
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import query_params
+from blazar_ext.api.placement.schemas import query as query_schemas
 from blazar_ext.api.placement.schemas import resource_provider as schema
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext import exceptions
 from blazar_ext.policies import placement_resource_provider as rules
 from blazar_ext import policy
-
-LIST_PARAMS = {'name': '1.0', 'uuid': '1.0', 'member_of': '1.3',
-               'resources': '1.4', 'in_tree': '1.14', 'required': '1.18'}
 
 
 def serialize(req, provider: dict) -> dict:
@@ -78,16 +76,17 @@ def _list_text(req, providers: list) -> str:
 def list_providers(req):
     context = wsgi_util.context(req)
     policy.authorize(context, rules.LIST)
-    params = wsgi_util.query(req, LIST_PARAMS)
+    params = wsgi_util.query(req, query_schemas.RESOURCE_PROVIDERS_QUERY)
     filters = {'name': params.get('name'), 'uuid': params.get('uuid'),
                'in_tree': params.get('in_tree')}
     if 'member_of' in params:
         filters['member_of'], filters['forbidden_aggregates'] = (
-            query_params.member_of(req, params['member_of']))
+            query_params.member_of(req, req.GET.getall('member_of')))
     if 'resources' in params:
         filters['resources'] = query_params.resources(params['resources'])
     if 'required' in params:
-        filters['required'] = query_params.required(req, params['required'])
+        filters['required'] = query_params.required(
+            req, query_params.required_values(req, 'required'))
     try:
         providers = rp_api.list_providers(context, **filters)
     except (exceptions.TraitNotFound,

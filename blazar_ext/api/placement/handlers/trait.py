@@ -3,6 +3,7 @@
 from blazar_ext.api.placement import error_codes
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
+from blazar_ext.api.placement.schemas import query as query_schemas
 from blazar_ext.api.placement.schemas import trait as schema
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.api import validation
@@ -11,7 +12,6 @@ from blazar_ext import exceptions
 from blazar_ext.policies import placement_trait as rules
 from blazar_ext import policy
 
-LIST_PARAMS = {'name': '1.6', 'associated': '1.6'}
 INVALID_CUSTOM = ('The trait is invalid. A valid trait must be no longer '
                   'than 255 characters, start with the prefix "CUSTOM_" '
                   'and use following characters: "A"-"Z", "0"-"9" and "_"')
@@ -43,7 +43,7 @@ def _name_filter(value: str) -> dict:
 def list_traits(req):
     context = wsgi_util.context(req)
     policy.authorize(context, rules.TRAITS_LIST)
-    params = wsgi_util.query(req, LIST_PARAMS)
+    params = wsgi_util.query(req, query_schemas.TRAITS_QUERY)
     filters = {}
     if 'name' in params:
         filters.update(_name_filter(params['name']))

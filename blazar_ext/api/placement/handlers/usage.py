@@ -1,14 +1,11 @@
 """/resource_providers/{uuid}/usages and /usages (1.9)."""
 
-from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
+from blazar_ext.api.placement.schemas import query as query_schemas
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import usage as usage_api
 from blazar_ext.policies import placement_usage as rules
 from blazar_ext import policy
-
-PROJECT_PARAMS = {'project_id': '1.9', 'user_id': '1.9',
-                  'consumer_type': '1.38'}
 
 
 def provider_usages(req, uuid):
@@ -21,11 +18,7 @@ def provider_usages(req, uuid):
 @microversion.version_range('1.9')
 def project_usages(req):
     context = wsgi_util.context(req)
-    params = wsgi_util.query(req, PROJECT_PARAMS)
-    if 'project_id' not in params:
-        raise errors.HTTPError(
-            400, "Invalid query string parameters: 'project_id' is a "
-                 "required property")
+    params = wsgi_util.query(req, query_schemas.USAGES_QUERY)
     policy.authorize(context, rules.USAGES,
                      {'project_id': params['project_id']})
     by_type = usage_api.project_usages(

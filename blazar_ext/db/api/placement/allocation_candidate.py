@@ -8,6 +8,7 @@ import operator
 import sqlalchemy as sa
 
 from blazar_ext.db.api.placement import aggregate as agg_api
+from blazar_ext.db.api.placement import candidate_trees
 from blazar_ext.db.api.placement import inventory as inv_api
 from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_provider as rp_api
@@ -52,6 +53,69 @@ def candidate_query(session, resources: dict, required=None,
     if limit is not None:
         query = query.limit(limit)
     return query
+
+
+def get_tree_candidates(context, groups: list, group_policy=None,
+                        root_required=None, same_subtrees=(),
+                        limit=None) -> dict | None:
+    """{'requests': [(allocations, mappings)], 'summaries'} by uuid and
+    class name, or None when the request and the data need no trees (one
+    unnamed group, no nested or sharing provider): get_candidates then.
+    """
+    with db_session.reader.using(context) as session:
+        conn = session.connection()
+        simple = (len(groups) == 1 and not groups[0].suffix
+                  and not same_subtrees)
+        if simple and not candidate_trees.uses_trees(conn):
+            return None
+        names = set()
+        for requirement in [root_required] + [g.required for g in groups]:
+            if requirement:
+                names |= requirement.names
+        trait_api.check_exist(session, names)
+        classes = {n for g in groups for n in g.resources}
+        class_ids = {name: cid for name, cid in zip(
+            sorted(classes), (cid for cid, _ in rp_api.resource_amounts(
+                session, dict.fromkeys(classes, 1))))}
+        found, tree = candidate_trees.find(
+            conn, groups, class_ids, group_policy, root_required,
+            same_subtrees, limit)
+        return _tree_result(session, conn, found, tree)
+
+
+def _tree_result(session, conn, found, tree) -> dict:
+    roots = {tree.roots.get(pid, pid) for allocation, mappings in found
+             for pid in list(allocation) + [p for ps in mappings.values()
+                                            for p in ps]}
+    ids = sorted({pid for pid, root in tree.roots.items() if root in roots}
+                 | {pid for allocation, _ in found for pid in allocation})
+    if not found:
+        ids = []
+    rows = conn.execute(sa.select(RP.id, RP.uuid, RP.parent_provider_id,
+                                  RP.root_provider_id)
+                        .where(RP.id.in_(ids))).all() if ids else []
+    uuids = {row[0]: row[1] for row in rows}
+    uuids.update(provider_base.uuids_of(
+        session, {row[3] for row in rows if row[3] not in uuids}))
+    class_names = dict(conn.execute(sa.select(RC.id, RC.name)).all())
+    resources_of = _resources_of(conn, ids)
+    traits_of = _traits_of(conn, ids)
+    summaries = {}
+    for pid, uuid, parent, root in rows:
+        summaries[uuid] = {
+            'resources': resources_of.get(pid, {}),
+            'traits': traits_of.get(pid, []),
+            'parent_provider_uuid': uuids.get(parent),
+            'root_provider_uuid': uuids.get(root, uuid)}
+    requests = []
+    for allocation, mappings in found:
+        requests.append((
+            {uuids[pid]: {class_names[cid]: amount
+                          for cid, amount in amounts.items()}
+             for pid, amounts in allocation.items()},
+            {suffix: [uuids[pid] for pid in pids]
+             for suffix, pids in mappings.items()}))
+    return {'requests': requests, 'summaries': summaries}
 
 
 def _chunks(ids: list, size: int = _IN_CHUNK):

@@ -1,0 +1,340 @@
+"""Allocation candidates over provider trees and sharing providers.
+
+The general case of GET /allocation_candidates: several request groups
+(granular, 1.25), nested providers and providers sharing through an
+aggregate (MISC_SHARES_VIA_AGGREGATE). The database finds, for each
+(group, resource class), the providers with capacity that pass the
+group's per-provider filters (traits, aggregates, tree), with the root of
+the tree each can serve: a sharing provider serves every tree one of whose
+providers shares an aggregate with it. Only trees every (group, class)
+can serve go on; their combinations are then built and checked (isolation,
+summed capacity, the unnamed group's traits on the providers it uses,
+same_subtree), since each combination is one answer.
+"""
+
+import collections
+import dataclasses
+import itertools
+
+import sqlalchemy as sa
+
+from blazar_ext.db.api.placement import aggregate as agg_api
+from blazar_ext.db.api.placement import inventory as inv_api
+from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db.models import placement as models
+
+RP = models.ResourceProvider
+INV = models.Inventory
+RPA = models.ResourceProviderAggregate
+SHARING_TRAIT = 'MISC_SHARES_VIA_AGGREGATE'
+# Stop enumerating combinations of one tree past this many; a request
+# that broad is answered with the first ones found.
+MAX_PER_TREE = 1000
+
+
+@dataclasses.dataclass
+class RequestGroup:
+    """One request group: '' is the unnamed group, spread over a tree."""
+
+    suffix: str = ''
+    resources: dict = dataclasses.field(default_factory=dict)
+    required: object = None
+    member_of: list = dataclasses.field(default_factory=list)
+    forbidden_aggregates: set = dataclasses.field(default_factory=set)
+    in_tree: str | None = None
+
+    @property
+    def same_provider(self) -> bool:
+        return bool(self.suffix)
+
+
+def _member_of(group: RequestGroup) -> list:
+    """The provider itself or its root is in the aggregates (as Placement:
+    an aggregate on the root spans the tree)."""
+    clauses = []
+    for uuids in group.member_of:
+        clauses.append(sa.or_(
+            *agg_api.member_of_filter([uuids], (), RP.id),
+            *agg_api.member_of_filter([uuids], (), RP.root_provider_id)))
+    if group.forbidden_aggregates:
+        clauses += agg_api.member_of_filter((), group.forbidden_aggregates,
+                                            RP.id)
+        clauses += agg_api.member_of_filter((), group.forbidden_aggregates,
+                                            RP.root_provider_id)
+    return clauses
+
+
+def _trait_clauses(group: RequestGroup) -> list:
+    requirement = group.required
+    if not requirement:
+        return []
+    if group.same_provider:
+        return trait_api.provider_filter(requirement, RP.id)
+    # The unnamed group's required traits may sit on any provider it
+    # uses (checked per combination); a forbidden one on none of them.
+    if requirement.forbidden:
+        return trait_api.provider_filter(
+            type(requirement)(forbidden=requirement.forbidden), RP.id)
+    return []
+
+
+def _tree_clause(conn, in_tree: str | None):
+    if in_tree is None:
+        return []
+    root = conn.scalar(sa.select(RP.root_provider_id).where(
+        RP.uuid == in_tree))
+    return [RP.root_provider_id == root]
+
+
+def _providers_for(conn, group, class_id, amount, sharing_ids) -> dict:
+    """{root id: {provider id}} that can give ``amount`` of the class."""
+    query = (sa.select(RP.id, RP.root_provider_id)
+             .where(inv_api.has_capacity(RP.id, class_id, amount),
+                    *_trait_clauses(group), *_member_of(group),
+                    *_tree_clause(conn, group.in_tree)))
+    roots = collections.defaultdict(set)
+    sharing = []
+    for pid, root in conn.execute(query):
+        roots[root].add(pid)
+        if pid in sharing_ids:
+            sharing.append(pid)
+    if sharing and group.in_tree is None:
+        for pid, root in _anchors(conn, sharing):
+            roots[root].add(pid)
+    return roots
+
+
+def _anchors(conn, sharing: list):
+    """(sharing provider id, root id) of every tree it shares with."""
+    mine, theirs = sa.orm.aliased(RPA), sa.orm.aliased(RPA)
+    other = sa.orm.aliased(RP)
+    return conn.execute(
+        sa.select(mine.resource_provider_id, other.root_provider_id)
+        .join(theirs, theirs.aggregate_id == mine.aggregate_id)
+        .join(other, other.id == theirs.resource_provider_id)
+        .where(mine.resource_provider_id.in_(sharing)).distinct())
+
+
+def sharing_ids(conn) -> set:
+    """Ids of the providers that share through their aggregates."""
+    rpt, trait = models.ResourceProviderTrait, models.Trait
+    return set(conn.scalars(
+        sa.select(rpt.resource_provider_id)
+        .join(trait, trait.id == rpt.trait_id)
+        .where(trait.name == SHARING_TRAIT)))
+
+
+def uses_trees(conn) -> bool:
+    """Whether any provider has a parent or shares through an aggregate."""
+    if conn.scalar(sa.select(sa.exists().where(
+            RP.parent_provider_id.isnot(None)))):
+        return True
+    return bool(sharing_ids(conn))
+
+
+@dataclasses.dataclass
+class _Tree:
+    """What the database knows about the providers of candidate trees."""
+
+    parents: dict
+    roots: dict
+    traits: dict
+    inventory: dict  # (provider id, class id) -> (capacity, used, max_unit)
+
+
+def _tree_data(conn, root_ids, extra_ids) -> _Tree:
+    rows = conn.execute(sa.select(RP.id, RP.parent_provider_id,
+                                  RP.root_provider_id).where(sa.or_(
+                                      RP.root_provider_id.in_(root_ids),
+                                      RP.id.in_(extra_ids)))).all()
+    ids = [row[0] for row in rows]
+    traits = collections.defaultdict(set)
+    rpt, trait = models.ResourceProviderTrait, models.Trait
+    for pid, name in conn.execute(
+            sa.select(rpt.resource_provider_id, trait.name)
+            .join(trait, trait.id == rpt.trait_id)
+            .where(rpt.resource_provider_id.in_(ids))):
+        traits[pid].add(name)
+    inventory = {}
+    used = inv_api.used_expression(INV.resource_provider_id,
+                                   INV.resource_class_id)
+    for pid, cid, total, reserved, ratio, max_unit, in_use in conn.execute(
+            sa.select(INV.resource_provider_id, INV.resource_class_id,
+                      INV.total, INV.reserved, INV.allocation_ratio,
+                      INV.max_unit, used)
+            .where(INV.resource_provider_id.in_(ids))):
+        inventory[(pid, cid)] = (int((total - reserved) * ratio),
+                                 int(in_use), max_unit)
+    return _Tree(parents={r[0]: r[1] for r in rows},
+                 roots={r[0]: r[2] for r in rows}, traits=traits,
+                 inventory=inventory)
+
+
+def _satisfies(requirement, names: set) -> bool:
+    if not requirement:
+        return True
+    return (requirement.required <= names
+            and not (requirement.forbidden & names)
+            and all(group & names for group in requirement.any_of))
+
+
+def _group_options(group, class_ids, options, root, tree):
+    """Each way one group can be met in the tree of ``root``:
+    ({provider id: {class id: amount}}, {provider ids})."""
+    per_class = [(class_ids[name], amount, sorted(options[(group.suffix,
+                                                           name)][root]))
+                 for name, amount in sorted(group.resources.items())]
+    if group.same_provider:
+        common = set.intersection(*(set(p) for _, _, p in per_class))
+        for pid in sorted(common):
+            yield {pid: {cid: amount for cid, amount, _ in per_class}}
+        return
+    for choice in itertools.product(*(p for _, _, p in per_class)):
+        used = set(choice)
+        names = set().union(*(tree.traits.get(p, set()) for p in used))
+        if not _satisfies(group.required, names):
+            continue
+        alloc = collections.defaultdict(dict)
+        for (cid, amount, _), pid in zip(per_class, choice):
+            alloc[pid][cid] = amount
+        yield dict(alloc)
+
+
+def _fits(tree, combination) -> bool:
+    """Summed amounts per provider and class within capacity and max_unit."""
+    totals = collections.Counter()
+    for alloc in combination:
+        for pid, amounts in alloc.items():
+            for cid, amount in amounts.items():
+                totals[(pid, cid)] += amount
+    for key, amount in totals.items():
+        capacity, used, max_unit = tree.inventory[key]
+        if used + amount > capacity or amount > max_unit:
+            return False
+    return True
+
+
+def _ancestors(tree, pid) -> list:
+    chain = []
+    while pid is not None:
+        chain.append(pid)
+        pid = tree.parents.get(pid)
+    return chain
+
+
+def _same_subtree(tree, providers: list) -> bool:
+    """One of ``providers`` is an ancestor (or self) of all the others."""
+    chains = [set(_ancestors(tree, p)) for p in providers]
+    return any(all(p in chain for chain in chains) for p in providers)
+
+
+def _resourceless(conn, group, root_ids) -> dict:
+    """{root: {provider id}} meeting a resourceless group's filters."""
+    query = sa.select(RP.id, RP.root_provider_id).where(
+        RP.root_provider_id.in_(root_ids),
+        *trait_api.provider_filter(group.required, RP.id)
+        if group.required else [], *_member_of(group),
+        *_tree_clause(conn, group.in_tree))
+    roots = collections.defaultdict(set)
+    for pid, root in conn.execute(query):
+        roots[root].add(pid)
+    return roots
+
+
+def find(conn, groups: list, class_ids: dict, group_policy=None,
+         root_filter=None, same_subtrees=(), limit=None):
+    """[(allocation {pid: {cid: amount}}, mappings {suffix: [pid]})], and
+    the _Tree of the providers involved."""
+    sharing = sharing_ids(conn)
+    options = {}
+    candidate_roots = None
+    for group in groups:
+        for name, amount in group.resources.items():
+            roots = _providers_for(conn, group, class_ids[name], amount,
+                                   sharing)
+            options[(group.suffix, name)] = roots
+            keys = set(roots)
+            candidate_roots = (keys if candidate_roots is None
+                               else candidate_roots & keys)
+    candidate_roots = candidate_roots or set()
+    if root_filter is not None and candidate_roots:
+        candidate_roots &= set(conn.scalars(
+            sa.select(RP.id).where(RP.id.in_(candidate_roots),
+                                   *trait_api.provider_filter(root_filter,
+                                                              RP.id))))
+    resourceless = {g.suffix: _resourceless(conn, g, candidate_roots)
+                    for g in groups if not g.resources}
+    for suffix, roots in resourceless.items():
+        candidate_roots &= set(roots)
+    extra = {pid for roots in options.values() for pids in roots.values()
+             for pid in pids}
+    tree = _tree_data(conn, sorted(candidate_roots), sorted(extra))
+    results = []
+    for root in sorted(candidate_roots):
+        per_group = []
+        for group in groups:
+            if group.resources:
+                ways = list(_group_options(group, class_ids, options, root,
+                                           tree))
+            else:
+                ways = [{pid: {}} for pid in sorted(
+                    resourceless[group.suffix][root])]
+            per_group.append(ways)
+        found = 0
+        for combination in itertools.product(*per_group):
+            if not _acceptable(tree, groups, combination, group_policy,
+                               same_subtrees):
+                continue
+            results.append(_merge(groups, combination))
+            found += 1
+            if found >= MAX_PER_TREE or (limit and len(results) >= limit):
+                break
+        if limit and len(results) >= limit:
+            break
+    return _unique(results), tree
+
+
+def _acceptable(tree, groups, combination, group_policy, same_subtrees):
+    if group_policy == 'isolate':
+        granular = [set(a) for g, a in zip(groups, combination)
+                    if g.same_provider and g.resources]
+        seen = set()
+        for providers in granular:
+            if providers & seen:
+                return False
+            seen |= providers
+    if not _fits(tree, [a for g, a in zip(groups, combination)
+                        if g.resources]):
+        return False
+    by_suffix = {g.suffix: a for g, a in zip(groups, combination)}
+    for suffixes in same_subtrees:
+        providers = [p for s in suffixes for p in by_suffix[s]]
+        if not _same_subtree(tree, providers):
+            return False
+    return True
+
+
+def _merge(groups, combination):
+    allocation = collections.defaultdict(collections.Counter)
+    mappings = {}
+    for group, alloc in zip(groups, combination):
+        mappings[group.suffix] = sorted(alloc)
+        for pid, amounts in alloc.items():
+            allocation[pid].update(amounts)
+            if not amounts:
+                allocation.setdefault(pid, collections.Counter())
+    resources = {pid: dict(amounts) for pid, amounts in allocation.items()
+                 if amounts}
+    return resources, mappings
+
+
+def _unique(results):
+    seen, unique = set(), []
+    for allocation, mappings in results:
+        key = (tuple(sorted((p, tuple(sorted(a.items())))
+                            for p, a in allocation.items())),
+               tuple(sorted((s, tuple(p)) for s, p in mappings.items())))
+        if key not in seen:
+            seen.add(key)
+            unique.append((allocation, mappings))
+    return unique
