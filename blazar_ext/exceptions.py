@@ -246,8 +246,8 @@ class InventoryExists(Conflict):
 
 
 class InventoryInUse(Conflict):
-    msg_fmt = 'Inventory for %(resource_classes)s on resource provider ' \
-              '%(uuid)s in use.'
+    msg_fmt = "Inventory for '%(resource_classes)s' on resource provider " \
+              "'%(uuid)s' in use."
 
 
 class InsufficientCapacity(Conflict):

@@ -15,6 +15,7 @@ from blazar_ext.api.placement import errors
 from blazar_ext.api.placement.handlers import root
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import router
+from blazar_ext.api.placement import wsgi_util
 from blazar_ext.api import validation
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api.placement import resource_class as rc_api
@@ -64,6 +65,7 @@ class PlacementApp:
             version = microversion.extract(req.environ)
             req.environ[microversion.ENV_KEY] = version
             handler = self._route(req)
+            _check_accept(req)
             if handler is not root.home:
                 self._ensure_standard_data()
             resp = handler(req, **req.urlvars)
@@ -87,11 +89,35 @@ class PlacementApp:
             LOG.exception('Unexpected error in %s %s', req.method, req.path)
             resp = error_response(req, 500, 'An unexpected error occurred.',
                                   error_codes.DEFAULT, version)
+        if resp.status_int >= 400 and _wants_html(req):
+            resp = errors.html_response(resp)
+        _cache_headers(req, resp, version)
         version = version or microversion.MIN_VERSION
         resp.headers[microversion.HEADER] = microversion.header_value(
             version)
-        resp.headers['Vary'] = microversion.HEADER
+        resp.headers['Vary'] = microversion.HEADER.lower()
         return resp
+
+
+def _check_accept(req) -> None:
+    """406 when the client accepts nothing we answer (JSON only)."""
+    if req.method == 'GET' and req.accept and not req.accept.acceptable_offers(
+            ['application/json']):
+        raise errors.HTTPError(406, 'Only application/json is provided')
+
+
+def _wants_html(req) -> bool:
+    """Errors go out as HTML to a client that prefers it, as webob's."""
+    offers = req.accept.acceptable_offers(['application/json', 'text/html'])
+    return bool(offers) and offers[0][0] == 'text/html'
+
+
+def _cache_headers(req, resp, version) -> None:
+    """From 1.15 a successful GET or PUT says it must not be cached."""
+    if (version is not None and version >= (1, 15)
+            and req.method in ('GET', 'PUT') and resp.status_int == 200):
+        resp.headers['Cache-Control'] = 'no-cache'
+        resp.headers.setdefault('Last-Modified', wsgi_util.http_date())
 
 
 def build():

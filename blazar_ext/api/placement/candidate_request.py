@@ -45,7 +45,8 @@ def _group(req, suffix: str, keys: set):
                                              check_conflicts=False)
     if 'member_of' in keys:
         group.member_of, group.forbidden_aggregates = (
-            query_params.member_of(req, req.GET.getall('member_of' + suffix)))
+            query_params.member_of(req, req.GET.getall('member_of' + suffix),
+                                   suffix))
     if 'in_tree' in keys:
         group.in_tree = query_params.in_tree(
             req.GET.getall('in_tree' + suffix)[-1])

@@ -3,7 +3,7 @@
 Clients branch on these; they never change.
 """
 
-DEFAULT = 'placement.undefined'
+DEFAULT = 'placement.undefined_code'
 INVENTORY_INUSE = 'placement.inventory.inuse'
 CONCURRENT_UPDATE = 'placement.concurrent_update'
 DUPLICATE_NAME = 'placement.duplicate_name'

@@ -5,6 +5,8 @@ code; the code each one answers with is decided here, in one table, so
 clients that branch on ``errors[].code`` see Placement's codes.
 """
 
+import html
+
 from oslo_serialization import jsonutils
 import webob
 
@@ -36,6 +38,16 @@ CODES = {
 }
 
 
+GENERATION_CHANGED = ("Resource provider's generation already changed. "
+                      "Please update the generation and try again.")
+
+
+def generation_conflict() -> HTTPError:
+    """A stale provider generation on traits or aggregates, as worded by
+    Placement."""
+    return HTTPError(409, GENERATION_CHANGED, error_codes.CONCURRENT_UPDATE)
+
+
 def code_for(exc: Exception) -> str:
     """The Placement error code for a domain exception."""
     for cls in type(exc).__mro__:
@@ -46,6 +58,21 @@ def code_for(exc: Exception) -> str:
 
 def _status_title(status: int) -> str:
     return webob.Response(status=status).status.split(' ', 1)[1]
+
+
+def html_response(resp: webob.Response) -> webob.Response:
+    """The same error as a small HTML page, for clients asking for one."""
+    error = jsonutils.loads(resp.body)['errors'][0]
+    page = webob.Response(status=resp.status, content_type='text/html',
+                          charset='UTF-8')
+    page.text = ('<html><head><title>%(status)s %(title)s</title></head>'
+                 '<body><h1>%(status)s %(title)s</h1>%(detail)s</body>'
+                 '</html>' % {k: html.escape(str(v))
+                              for k, v in error.items()})
+    for name in ('Allow',):
+        if name in resp.headers:
+            page.headers[name] = resp.headers[name]
+    return page
 
 
 def error_response(req, status: int, detail: str, code: str,

@@ -59,11 +59,13 @@ def at_least(req, text: str) -> bool:
     return of(req) >= parse(text)
 
 
-def version_range(min_version: str = '1.0', max_version: str | None = None):
+def version_range(min_version: str = '1.0', max_version: str | None = None,
+                  absent_status: int = 404):
     """Serve the handler only within [min_version, max_version].
 
     Outside the range the route does not exist for that client: 404, as
-    Placement answers.
+    Placement answers; or 405 (``absent_status``) where Placement treats
+    the method as not there yet on an existing path.
     """
     low = parse(min_version)
     high = parse(max_version) if max_version else MAX_VERSION
@@ -72,6 +74,10 @@ def version_range(min_version: str = '1.0', max_version: str | None = None):
         @functools.wraps(handler)
         def wrapper(req, *args, **kwargs):
             if not low <= of(req) <= high:
+                if absent_status == 405:
+                    raise errors.HTTPError(
+                        405, 'The method %s is not allowed for this '
+                             'resource.' % req.method)
                 raise errors.HTTPError(
                     404, 'The resource could not be found.')
             return handler(req, *args, **kwargs)

@@ -52,40 +52,49 @@ def required_values(req, key: str) -> list:
     return values if microversion.at_least(req, '1.39') else values[-1:]
 
 
-def member_of(req, values) -> tuple:
+def _member_of_value(value: str) -> tuple:
+    """(required any-of set, forbidden set) of one member_of value."""
+    if ',' in value and not value.startswith(('in:', '!in:')):
+        raise _bad("Multiple values for 'member_of' must be prefixed with "
+                   "the 'in:' or '!in:' keyword using the valid "
+                   "microversion. Got: %s" % value)
+    required = forbidden = set()
+    if value.startswith('!in:'):
+        forbidden = set(value[4:].split(','))
+    elif value.startswith('!'):
+        forbidden = {value[1:]}
+    elif value.startswith('in:'):
+        required = set(value[3:].split(','))
+    else:
+        required = {value}
+    for uuid in required | forbidden:
+        if not _UUID.match(uuid):
+            raise _bad("Invalid query string parameters: Expected "
+                       "'member_of' parameter to contain valid UUID(s). "
+                       "Got: %s" % uuid)
+    return required, forbidden
+
+
+def member_of(req, values, suffix: str = '') -> tuple:
     """(groups, forbidden): ``in:a,b`` any of; ``!a`` / ``!in:`` from 1.32.
 
-    Several member_of parameters (1.24) must all hold.
+    Several member_of parameters (1.24) must all hold. An aggregate both
+    required and forbidden simply matches nothing, as in Placement.
     """
     if len(values) > 1 and not microversion.at_least(req, '1.24'):
-        raise _bad('Multiple member_of parameters are not supported until '
-                   'microversion 1.24.')
+        raise _bad('Multiple member_of%s parameters are not supported'
+                   % suffix)
     groups, forbidden = [], set()
     for value in values:
-        negate = value.startswith('!')
-        if negate:
+        required, less = _member_of_value(value)
+        if required:
+            groups.append(required)
+        if less:
             if not microversion.at_least(req, '1.32'):
-                raise _bad('Forbidden member_of parameters are not '
-                           'supported until microversion 1.32.')
-            value = value[1:]
-        if value.startswith('in:'):
-            uuids = value[3:].split(',')
-        else:
-            uuids = [value]
-        for uuid in uuids:
-            if not _UUID.match(uuid.strip()):
-                raise _bad('Invalid query string parameters: Expected '
-                           'member_of parameter to contain valid UUID(s). '
-                           'Got: %s' % value)
-        uuids = {u.strip() for u in uuids}
-        if negate:
-            forbidden |= uuids
-        else:
-            groups.append(uuids)
-    both = forbidden.intersection(*groups) if groups else set()
-    if both:
-        raise _bad('Invalid member_of parameters: Aggregate %s is both '
-                   'required and forbidden.' % ', '.join(sorted(both)))
+                raise _bad('Forbidden member_of%s parameters are not '
+                           'supported in the specified microversion'
+                           % suffix)
+            forbidden |= less
     return groups, forbidden
 
 

@@ -62,8 +62,8 @@ def _not_allowed(methods):
 
     def handler(req, **_):
         raise errors.HTTPError(
-            405, 'The method specified is not allowed for this resource.',
-            allow=allow)
+            405, 'The method %s is not allowed for this resource.'
+            % req.method, allow=allow)
     return handler
 
 

@@ -2,9 +2,11 @@
 
 from email import utils as email_utils
 import time
+import uuid as uuid_lib
 
 import jsonschema
 from oslo_serialization import jsonutils
+from oslo_utils import uuidutils
 import webob
 
 from blazar_ext.api.middleware import auth
@@ -14,12 +16,29 @@ from blazar_ext.api import validation
 from blazar_ext import exceptions
 
 
+# Placement's "uuid" format: oslo's is_uuid_like, dashes optional.
+FORMATS = jsonschema.FormatChecker()
+FORMATS.checks('uuid')(uuidutils.is_uuid_like)
+
+
+def canonical_uuid(value):
+    """The dashed lower-case form of a uuid (None stays None)."""
+    return None if value is None else str(uuid_lib.UUID(value))
+
+
 def context(req):
     return req.environ[auth.CONTEXT_KEY]
 
 
 def json_body(req, schema: dict):
     """The decoded body, validated; 400 in Placement's words otherwise."""
+    length = req.headers.get('Content-Length')
+    if length is not None and not length.strip().isdigit():
+        raise errors.HTTPError(400, 'content-length header must be an '
+                                    'integer')
+    if not req.content_type and req.body:
+        raise errors.HTTPError(400, 'content-type header required when '
+                                    'content-length > 0')
     if req.content_type != 'application/json':
         raise errors.HTTPError(
             415, 'The media type %s is not supported, use application/json'
@@ -29,12 +48,17 @@ def json_body(req, schema: dict):
     except exceptions.Invalid as exc:
         raise errors.HTTPError(400, 'Malformed JSON: %s'
                                % exc.kwargs['reason'])
-    try:
-        validation.validate(schema, data)
-    except exceptions.Invalid as exc:
-        raise errors.HTTPError(400, 'JSON does not validate: %s'
-                               % exc.kwargs['reason'])
+    validate(data, schema)
     return data
+
+
+def validate(data, schema: dict) -> None:
+    """400 with jsonschema's whole text, schema path included, as
+    Placement answers."""
+    try:
+        jsonschema.validate(data, schema, format_checker=FORMATS)
+    except jsonschema.ValidationError as exc:
+        raise errors.HTTPError(400, 'JSON does not validate: %s' % exc)
 
 
 def query(req, schemas: dict) -> dict:
@@ -53,28 +77,25 @@ def query(req, schemas: dict) -> dict:
         return params
     try:
         jsonschema.validate(params, schema,
-                            format_checker=jsonschema.FormatChecker())
+                            format_checker=FORMATS)
     except jsonschema.ValidationError as exc:
         raise errors.HTTPError(
-            400, 'Invalid query string parameters: %s' % exc.message)
+            400, 'Invalid query string parameters: %s' % exc)
     return params
 
 
-def _http_date() -> str:
+def http_date() -> str:
     return email_utils.formatdate(time.time(), usegmt=True)
 
 
-def json_response(req, body, status: int = 200, location=None,
-                  cache: bool = True) -> webob.Response:
+def json_response(req, body, status: int = 200,
+                  location=None) -> webob.Response:
     """``body`` is encoded here, unless it is a str of JSON already."""
     resp = webob.Response(status=status, content_type='application/json',
                           charset='UTF-8')
     resp.text = body if isinstance(body, str) else jsonutils.dumps(body)
     if location:
         resp.location = location
-    if cache and req.method == 'GET' and microversion.at_least(req, '1.15'):
-        resp.headers['Cache-Control'] = 'no-cache'
-        resp.headers['Last-Modified'] = _http_date()
     return resp
 
 

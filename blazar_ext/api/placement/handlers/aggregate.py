@@ -1,9 +1,11 @@
 """/resource_providers/{uuid}/aggregates (1.1; generations from 1.19)."""
 
+from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement.schemas import aggregate as schema
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import aggregate as agg_api
+from blazar_ext import exceptions
 from blazar_ext.policies import placement_aggregate as rules
 from blazar_ext import policy
 
@@ -28,11 +30,13 @@ def set_aggregates(req, uuid):
     policy.authorize(context, rules.UPDATE)
     if microversion.at_least(req, '1.19'):
         data = wsgi_util.json_body(req, schema.PUT_1_19)
-        result = agg_api.set_aggregates(
-            context, uuid, data['aggregates'],
-            data['resource_provider_generation'])
+        try:
+            result = agg_api.set_aggregates(
+                context, uuid, data['aggregates'],
+                data['resource_provider_generation'])
+        except exceptions.ConcurrentUpdateDetected:
+            raise errors.generation_conflict()
     else:
         data = wsgi_util.json_body(req, schema.PUT)
         result = agg_api.set_aggregates(context, uuid, data)
-    return wsgi_util.json_response(req, _serialize(req, result),
-                                   cache=False)
+    return wsgi_util.json_response(req, _serialize(req, result))

@@ -28,7 +28,7 @@ def _request(req, context, data: dict) -> dict:
         allocations = {a['resource_provider']['uuid']: a for a in
                        allocations}
     return {
-        'allocations': {uuid: dict(a['resources'])
+        'allocations': {wsgi_util.canonical_uuid(uuid): dict(a['resources'])
                         for uuid, a in allocations.items()},
         'project_id': data.get('project_id', context.project_id),
         'user_id': data.get('user_id', context.user_id),
@@ -42,7 +42,8 @@ def _consumer(consumer_uuid: str) -> str:
     if not query_params.is_uuid(consumer_uuid):
         raise errors.HTTPError(
             400, 'Malformed consumer_uuid: %r is not a UUID.' % consumer_uuid)
-    return consumer_uuid
+    # A dashless uuid names the same consumer, as in Placement.
+    return wsgi_util.canonical_uuid(consumer_uuid)
 
 
 def show(req, consumer_uuid):
@@ -77,7 +78,8 @@ def set_many(req):
     policy.authorize(context, rules.ALLOCATIONS_MANAGE)
     data = wsgi_util.json_body(req, schema.post_many(_put_schema(req)))
     alloc_api.replace_allocations(context, {
-        uuid: _request(req, context, body) for uuid, body in data.items()})
+        wsgi_util.canonical_uuid(uuid): _request(req, context, body)
+        for uuid, body in data.items()})
     return wsgi_util.empty_response()
 
 

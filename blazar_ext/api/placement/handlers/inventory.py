@@ -39,13 +39,19 @@ def create(req, uuid):
     policy.authorize(context, rules.CREATE)
     data = wsgi_util.json_body(req, schema.POST)
     name = data.pop('resource_class')
+    data.pop('resource_provider_generation', None)
     try:
         inv = inv_api.create_inventory(context, uuid, name, data,
                                        _reserved_may_equal(req))
     except exceptions.ResourceClassNotFound as exc:
         raise _bad_class(exc)
+    except exceptions.InventoryExists as exc:
+        raise errors.HTTPError(409, 'Update conflict: %s' % exc)
+    except exceptions.InvalidProviderRequest as exc:
+        raise errors.HTTPError(400, 'Unable to create inventory for '
+                                    'resource provider %s: %s' % (uuid, exc))
     return wsgi_util.json_response(
-        req, inv, status=201, cache=False,
+        req, inv, status=201,
         location=wsgi_util.url(req, '/resource_providers/%s/inventories/%s'
                                % (uuid, name)))
 
@@ -60,7 +66,7 @@ def set_all(req, uuid):
             data['resource_provider_generation'], _reserved_may_equal(req))
     except exceptions.ResourceClassNotFound as exc:
         raise _bad_class(exc)
-    return wsgi_util.json_response(req, result, cache=False)
+    return wsgi_util.json_response(req, result)
 
 
 def update(req, uuid, resource_class):
@@ -73,17 +79,28 @@ def update(req, uuid, resource_class):
                                        generation, _reserved_may_equal(req))
     except exceptions.ResourceClassNotFound as exc:
         raise _bad_class(exc)
-    return wsgi_util.json_response(req, inv, cache=False)
+    except exceptions.InventoryNotFound:
+        raise errors.HTTPError(
+            400, 'No inventory record with resource class %s for resource '
+                 'provider %s' % (resource_class, uuid))
+    except exceptions.InvalidProviderRequest as exc:
+        raise errors.HTTPError(400, 'Unable to update inventory for '
+                                    'resource provider %s: %s' % (uuid, exc))
+    return wsgi_util.json_response(req, inv)
 
 
 def delete(req, uuid, resource_class):
     context = wsgi_util.context(req)
     policy.authorize(context, rules.DELETE)
-    inv_api.delete_inventory(context, uuid, resource_class)
+    try:
+        inv_api.delete_inventory(context, uuid, resource_class)
+    except exceptions.InventoryNotFound:
+        raise errors.HTTPError(404, 'No inventory of class %s found for '
+                                    'delete' % resource_class)
     return wsgi_util.empty_response()
 
 
-@microversion.version_range('1.5')
+@microversion.version_range('1.5', absent_status=405)
 def delete_all(req, uuid):
     context = wsgi_util.context(req)
     policy.authorize(context, rules.DELETE)

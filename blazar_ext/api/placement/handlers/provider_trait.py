@@ -27,10 +27,12 @@ def set_traits(req, uuid):
         result = trait_api.set_provider_traits(
             context, uuid, data['traits'],
             data['resource_provider_generation'])
+    except exceptions.ConcurrentUpdateDetected:
+        raise errors.generation_conflict()
     except exceptions.TraitNotFound as exc:
         # An unknown trait in the body is bad input, not a missing URL.
         raise errors.HTTPError(400, str(exc))
-    return wsgi_util.json_response(req, result, cache=False)
+    return wsgi_util.json_response(req, result)
 
 
 @microversion.version_range('1.6')

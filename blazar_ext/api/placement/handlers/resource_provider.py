@@ -85,8 +85,7 @@ def list_providers(req):
     if 'resources' in params:
         filters['resources'] = query_params.resources(params['resources'])
     if 'required' in params:
-        filters['required'] = query_params.required(
-            req, query_params.required_values(req, 'required'))
+        filters['required'] = query_params.traits(req, 'required')
     try:
         providers = rp_api.list_providers(context, **filters)
     except (exceptions.TraitNotFound,
@@ -102,8 +101,14 @@ def create(req):
     data = wsgi_util.json_body(
         req, schema.POST_1_14 if microversion.at_least(req, '1.14')
         else schema.POST)
-    provider = rp_api.create(context, data['name'], data.get('uuid'),
-                             data.get('parent_provider_uuid'))
+    rp_uuid = wsgi_util.canonical_uuid(data.get('uuid'))
+    parent = wsgi_util.canonical_uuid(data.get('parent_provider_uuid'))
+    if rp_uuid is not None and rp_uuid == parent:
+        raise errors.HTTPError(
+            400, 'Unable to create resource provider "%s", %s: parent '
+                 'provider UUID cannot be same as UUID. Please choose a '
+                 'different parent provider UUID.' % (data['name'], rp_uuid))
+    provider = rp_api.create(context, data['name'], rp_uuid, parent)
     location = wsgi_util.url(req, '/resource_providers/%s'
                              % provider['uuid'])
     if microversion.at_least(req, '1.20'):
@@ -125,8 +130,17 @@ def update(req, uuid):
     nested = microversion.at_least(req, '1.14')
     data = wsgi_util.json_body(req, schema.PUT_1_14 if nested
                                else schema.PUT)
+    if (nested and data.get('parent_provider_uuid', 1) is None
+            and not microversion.at_least(req, '1.37')):
+        current = rp_api.get(context, uuid)
+        if current['parent_provider_uuid'] is not None:
+            raise errors.HTTPError(
+                400, 'Unable to save resource provider %s: Object action '
+                     'update failed because: un-parenting a provider is not '
+                     'currently allowed.' % uuid)
     provider = rp_api.update(
-        context, uuid, data['name'], data.get('parent_provider_uuid'),
+        context, uuid, data['name'],
+        wsgi_util.canonical_uuid(data.get('parent_provider_uuid')),
         set_parent=nested and 'parent_provider_uuid' in data,
         allow_reparent=microversion.at_least(req, '1.37'))
     return wsgi_util.json_response(req, serialize(req, provider))
@@ -135,5 +149,9 @@ def update(req, uuid):
 def delete(req, uuid):
     context = wsgi_util.context(req)
     policy.authorize(context, rules.DELETE)
-    rp_api.delete(context, uuid)
+    try:
+        rp_api.delete(context, uuid)
+    except exceptions.ResourceProviderNotFound:
+        raise errors.HTTPError(404, 'No resource provider with uuid %s '
+                                    'found for delete' % uuid)
     return wsgi_util.empty_response()

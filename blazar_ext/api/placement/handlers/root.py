@@ -13,4 +13,4 @@ def home(req):
         'status': 'CURRENT',
         'links': [{'rel': 'self', 'href': ''}],
     }]}
-    return wsgi_util.json_response(req, body, cache=False)
+    return wsgi_util.json_response(req, body)

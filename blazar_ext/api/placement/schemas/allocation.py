@@ -45,7 +45,7 @@ PUT_LIST_1_8['required'] += ['project_id', 'user_id']
 # 1.12: a dict keyed by provider uuid.
 ALLOCATIONS_DICT = {
     'type': 'object', 'minProperties': 1,
-    'patternProperties': {common.UUID_PATTERN['pattern']: {
+    'patternProperties': {common.UUID_KEY: {
         'type': 'object',
         'properties': {'generation': common.GENERATION,
                        'resources': RESOURCES},
@@ -79,5 +79,5 @@ def post_many(one: dict) -> dict:
     entry = copy.deepcopy(one)
     entry['properties']['allocations']['minProperties'] = 0
     return {'type': 'object', 'minProperties': 1,
-            'patternProperties': {common.UUID_PATTERN['pattern']: entry},
+            'patternProperties': {common.UUID_KEY: entry},
             'additionalProperties': False}

@@ -24,6 +24,8 @@ BASE_INVENTORY = {
 POST = copy.deepcopy(BASE_INVENTORY)
 POST['properties']['resource_class'] = common.RESOURCE_CLASS
 POST['required'].append('resource_class')
+# Accepted, as Placement does, and not checked: a POST adds one class.
+POST['properties']['resource_provider_generation'] = common.GENERATION
 
 PUT_ONE = copy.deepcopy(BASE_INVENTORY)
 PUT_ONE['properties']['resource_provider_generation'] = common.GENERATION

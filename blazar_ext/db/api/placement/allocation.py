@@ -96,14 +96,20 @@ def _check_capacity(session, provider, class_ids: dict) -> None:
     for name in class_ids:
         inv = inventories.get(name)
         if inv is None:
-            raise exceptions.InvalidProviderRequest(
-                reason="Unable to allocate inventory: Inventory for '%s' on "
-                       "resource provider '%s' invalid." % (name,
-                                                            provider.uuid))
+            raise _no_inventory(name, provider.uuid)
         if usages.get(name, 0) > inv_api.capacity(inv):
             raise exceptions.InsufficientCapacity(
-                reason="Unable to allocate inventory for resource provider "
-                       "%s: Capacity for %s exceeded." % (provider.uuid, name))
+                reason="Unable to create allocation for '%s' on resource "
+                       "provider '%s'. The requested amount would exceed "
+                       "the capacity." % (name, provider.uuid))
+
+
+def _no_inventory(name: str, uuid: str) -> Exception:
+    """A class the provider has no inventory of: a conflict, as Placement
+    answers (the inventory may come later), not bad input."""
+    return exceptions.InsufficientCapacity(
+        reason="Inventory for '%s' on resource provider '%s' invalid."
+        % (name, uuid))
 
 
 def _check_amount(session, provider_id: int, uuid: str, name: str,
@@ -112,9 +118,7 @@ def _check_amount(session, provider_id: int, uuid: str, name: str,
         inv_api.INV.resource_provider_id == provider_id,
         inv_api.INV.resource_class_id == class_id))
     if inv is None:
-        raise exceptions.InvalidProviderRequest(
-            reason="Unable to allocate inventory: Inventory for '%s' on "
-                   "resource provider '%s' invalid." % (name, uuid))
+        raise _no_inventory(name, uuid)
     if (amount < inv.min_unit or amount > inv.max_unit
             or amount % inv.step_size):
         raise exceptions.InvalidProviderRequest(
@@ -132,7 +136,8 @@ def _replace(context, requests: dict) -> None:
             class_ids = rc_api.ids_by_name(session, names)
         except exceptions.ResourceClassNotFound as exc:
             raise exceptions.InvalidProviderRequest(
-                reason='Unable to allocate inventory: %s' % exc)
+                reason='Unable to allocate inventory for consumer %s: %s'
+                % (', '.join(sorted(requests)), exc))
         touched = {}
         for consumer_uuid, request in requests.items():
             consumer = _consumer(session, consumer_uuid, request)

@@ -128,11 +128,13 @@ def get_inventory(context, uuid: str, resource_class: str) -> dict:
 def _in_use(session, provider_id: int, class_ids) -> list:
     if not class_ids:
         return []
-    return sorted(session.scalars(
+    # In class id order, as Placement lists them.
+    return list(session.scalars(
         sa.select(RC.name).where(RC.id.in_(list(class_ids)), sa.exists()
                                  .where(ALLOC.resource_provider_id ==
                                         provider_id,
-                                        ALLOC.resource_class_id == RC.id))))
+                                        ALLOC.resource_class_id == RC.id))
+        .order_by(RC.id)))
 
 
 def set_inventories(context, uuid: str, inventories: dict, generation: int,

@@ -83,3 +83,22 @@ def delete_class(context, name: str) -> None:
                 models.Inventory.resource_class_id == rc_id))):
             raise exceptions.ResourceClassInUse(name=name)
         session.execute(sa.delete(_RC).where(_RC.id == rc_id))
+
+
+def rename_class(context, name: str, new_name: str) -> None:
+    """Rename a custom class (microversions before 1.7)."""
+    with db_session.writer.using(context) as session:
+        rc_id = session.scalar(sa.select(_RC.id).where(_RC.name == name))
+        if rc_id is None:
+            raise exceptions.ResourceClassNotFound(name=name)
+        if is_standard(name):
+            raise exceptions.InvalidProviderRequest(
+                reason='Cannot update standard resource class %s' % name)
+        if session.scalar(sa.select(_RC.id).where(_RC.name == new_name)):
+            raise exceptions.ResourceClassExists(name=new_name)
+        try:
+            with session.begin_nested():
+                session.execute(sa.update(_RC).where(_RC.id == rc_id)
+                                .values(name=new_name))
+        except db_exc.DBDuplicateEntry:
+            raise exceptions.ResourceClassExists(name=new_name)
