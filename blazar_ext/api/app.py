@@ -11,6 +11,7 @@
 """
 
 from oslo_config import cfg
+from oslo_middleware import cors
 from oslo_middleware import healthcheck
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
@@ -46,4 +47,22 @@ def build(conf: cfg.ConfigOpts = CONF):
         ('/calendar', calendar.CalendarApp(), True),
     ])
     app = request_id.RequestId(app)
+    # Outside authentication, so a browser's preflight needs no token.
+    # Only with [cors] allowed_origin set, as Placement: otherwise an
+    # OPTIONS request is the 405 it is without CORS.
+    set_cors_defaults()
+    conf.register_opts(cors.CORS_OPTS, 'cors')
+    if conf.cors.allowed_origin:
+        app = cors.CORS(app, conf)
     return http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
+
+
+def set_cors_defaults() -> None:
+    """The headers the three families read and write, for [cors]."""
+    cors.set_defaults(
+        allow_headers=['X-Auth-Token', 'X-Openstack-Request-Id',
+                       'X-Roles', 'X-User-Id', 'X-Project-Id',
+                       'OpenStack-API-Version', 'Content-Type'],
+        expose_headers=['X-Auth-Token', 'X-Openstack-Request-Id',
+                        'OpenStack-API-Version', 'Location'],
+        allow_methods=['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD'])
