@@ -15,6 +15,7 @@ from blazar_ext.policies import placement_allocation
 from blazar_ext.policies import placement_allocation_candidate
 from blazar_ext.policies import placement_base
 from blazar_ext.policies import placement_inventory
+from blazar_ext.policies import placement_reshaper
 from blazar_ext.policies import placement_resource_class
 from blazar_ext.policies import placement_resource_provider
 from blazar_ext.policies import placement_trait
@@ -32,6 +33,7 @@ MODULES = [
     placement_allocation_candidate,
     placement_inventory,
     placement_resource_class,
+    placement_reshaper,
     placement_resource_provider,
     placement_trait,
     placement_usage,

@@ -12,6 +12,7 @@ from blazar_ext.api.placement.handlers import allocation
 from blazar_ext.api.placement.handlers import allocation_candidate
 from blazar_ext.api.placement.handlers import inventory
 from blazar_ext.api.placement.handlers import provider_trait
+from blazar_ext.api.placement.handlers import reshaper
 from blazar_ext.api.placement.handlers import resource_class
 from blazar_ext.api.placement.handlers import resource_provider
 from blazar_ext.api.placement.handlers import root
@@ -52,6 +53,7 @@ ROUTES = {
         'GET': allocation.show, 'PUT': allocation.set_for_consumer,
         'DELETE': allocation.delete},
     '/usages': {'GET': usage.project_usages},
+    '/reshaper': {'POST': reshaper.reshape},
     '/allocation_candidates': {
         'GET': allocation_candidate.list_candidates},
 }

@@ -11,8 +11,9 @@ from blazar_ext.policies import placement_allocation as rules
 from blazar_ext import policy
 
 
-def _put_schema(req) -> dict:
+def put_schema(req) -> dict:
     for version, body in (('1.38', schema.PUT_1_38),
+                          ('1.34', schema.PUT_1_34),
                           ('1.28', schema.PUT_1_28),
                           ('1.12', schema.PUT_DICT),
                           ('1.8', schema.PUT_LIST_1_8)):
@@ -21,7 +22,7 @@ def _put_schema(req) -> dict:
     return schema.PUT_LIST
 
 
-def _request(req, context, data: dict) -> dict:
+def request(req, context, data: dict) -> dict:
     """A PUT body of any version in the db layer's terms."""
     allocations = data['allocations']
     if isinstance(allocations, list):
@@ -66,9 +67,9 @@ def set_for_consumer(req, consumer_uuid):
     context = wsgi_util.context(req)
     policy.authorize(context, rules.ALLOCATIONS_UPDATE)
     consumer_uuid = _consumer(consumer_uuid)
-    data = wsgi_util.json_body(req, _put_schema(req))
+    data = wsgi_util.json_body(req, put_schema(req))
     alloc_api.replace_allocations(
-        context, {consumer_uuid: _request(req, context, data)})
+        context, {consumer_uuid: request(req, context, data)})
     return wsgi_util.empty_response()
 
 
@@ -76,9 +77,9 @@ def set_for_consumer(req, consumer_uuid):
 def set_many(req):
     context = wsgi_util.context(req)
     policy.authorize(context, rules.ALLOCATIONS_MANAGE)
-    data = wsgi_util.json_body(req, schema.post_many(_put_schema(req)))
+    data = wsgi_util.json_body(req, schema.post_many(put_schema(req)))
     alloc_api.replace_allocations(context, {
-        wsgi_util.canonical_uuid(uuid): _request(req, context, body)
+        wsgi_util.canonical_uuid(uuid): request(req, context, body)
         for uuid, body in data.items()})
     return wsgi_util.empty_response()
 

@@ -66,8 +66,18 @@ PUT_1_28['properties']['allocations']['minProperties'] = 0
 PUT_1_28['properties']['consumer_generation'] = {
     'type': ['integer', 'null']}
 PUT_1_28['required'].append('consumer_generation')
+# 1.34: optional mappings, request group suffix -> provider uuids (from
+# an allocation candidate); validated, not stored, as in Placement.
+PUT_1_34 = copy.deepcopy(PUT_1_28)
+PUT_1_34['properties']['mappings'] = {
+    'type': 'object', 'minProperties': 1,
+    # '' is the unnamed group.
+    'patternProperties': {'^[a-zA-Z0-9_-]{0,64}$': {
+        'type': 'array', 'minItems': 1,
+        'items': {'type': 'string', 'format': 'uuid'}}},
+    'additionalProperties': False}
 # 1.38: consumer type.
-PUT_1_38 = copy.deepcopy(PUT_1_28)
+PUT_1_38 = copy.deepcopy(PUT_1_34)
 PUT_1_38['properties']['consumer_type'] = {
     'type': 'string', 'pattern': '^[A-Z0-9_]+$', 'minLength': 1,
     'maxLength': 255}

@@ -89,6 +89,11 @@ def _consumer(session, uuid: str, request: dict):
     return consumer
 
 
+class ConstraintViolated(exceptions.InvalidProviderRequest):
+    """An amount breaking min_unit, max_unit or step_size: bad input for
+    PUT /allocations, a conflict inside a reshape (Placement's statuses)."""
+
+
 def _check_capacity(session, provider, class_ids: dict) -> None:
     """Every class allocated on ``provider`` fits its inventory."""
     inventories = inv_api.inventories_of(session, [provider.id])[provider.id]
@@ -121,7 +126,7 @@ def _check_amount(session, provider_id: int, uuid: str, name: str,
         raise _no_inventory(name, uuid)
     if (amount < inv.min_unit or amount > inv.max_unit
             or amount % inv.step_size):
-        raise exceptions.InvalidProviderRequest(
+        raise ConstraintViolated(
             reason="Unable to allocate inventory: Allocation of %d %s on "
                    "resource provider '%s' violates min_unit, max_unit, "
                    "or step_size." % (amount, name, uuid))
@@ -195,3 +200,9 @@ def delete_allocations(context, consumer_uuid: str) -> None:
             CONSUMER.uuid == consumer_uuid))
         if not deleted:
             raise exceptions.AllocationsNotFound(consumer=consumer_uuid)
+
+
+def replace_in_transaction(context, requests: dict) -> None:
+    """replace_allocations() inside the caller's writer transaction (the
+    reshaper's), so it is not retried on its own."""
+    _replace(context, requests)
