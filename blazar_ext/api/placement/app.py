@@ -113,11 +113,13 @@ def _wants_html(req) -> bool:
 
 
 def _cache_headers(req, resp, version) -> None:
-    """From 1.15 a successful GET or PUT says it must not be cached."""
-    if (version is not None and version >= (1, 15)
-            and req.method in ('GET', 'PUT') and resp.status_int == 200):
-        resp.headers['Cache-Control'] = 'no-cache'
-        resp.headers.setdefault('Last-Modified', wsgi_util.http_date())
+    """From 1.15 a successful GET, or a PUT answering a body, says it must
+    not be cached (PUT /traits/{name} adds them itself, as Placement)."""
+    if version is None or version < (1, 15):
+        return
+    if ((req.method == 'GET' and resp.status_int < 300)
+            or (req.method == 'PUT' and resp.status_int == 200)):
+        wsgi_util.no_cache(resp)
 
 
 def build():

@@ -16,7 +16,50 @@ HEADER = 'OpenStack-API-Version'
 ENV_KEY = 'placement.microversion'
 MIN_VERSION = microversion_parse.Version(1, 0)
 MAX_VERSION = microversion_parse.Version(1, 39)
-VERSIONS = ['1.%d' % minor for minor in range(MAX_VERSION.minor + 1)]
+# Every microversion served, one comment each (the docs' version history,
+# doc/source/user/placement-versions.rst, says the same).
+VERSIONS = [
+    '1.0',  # Initial version: resource providers, inventories, usages, ...
+    '1.1',  # Resource provider aggregates (GET/PUT ...
+    '1.2',  # Custom resource classes (/resource_classes).
+    '1.3',  # member_of on GET /resource_providers.
+    '1.4',  # resources on GET /resource_providers: providers with that ...
+    '1.5',  # DELETE /resource_providers/{uuid}/inventories removes all ...
+    '1.6',  # Traits (/traits, /resource_providers/{uuid}/traits).
+    '1.7',  # PUT /resource_classes/{name} creates or checks a custom ...
+    '1.8',  # project_id and user_id required in PUT ...
+    '1.9',  # GET /usages?project_id=&user_id=.
+    '1.10',  # GET /allocation_candidates.
+    '1.11',  # The allocations link on resource providers.
+    '1.12',  # PUT /allocations/{consumer_uuid} takes allocations as a ...
+    '1.13',  # POST /allocations: several consumers in one transaction.
+    '1.14',  # Nested providers: parent_provider_uuid, root_provider_uuid, ...
+    '1.15',  # Cache-Control and Last-Modified headers on GET and PUT ...
+    '1.16',  # limit on GET /allocation_candidates.
+    '1.17',  # required traits on GET /allocation_candidates; traits in ...
+    '1.18',  # required traits on GET /resource_providers.
+    '1.19',  # PUT aggregates takes and returns ...
+    '1.20',  # POST /resource_providers returns the provider.
+    '1.21',  # member_of on GET /allocation_candidates.
+    '1.22',  # Forbidden traits (!TRAIT) in required.
+    '1.23',  # A code in every error (placement.undefined_code by default).
+    '1.24',  # Several member_of parameters, all of which must hold.
+    '1.25',  # Granular request groups (resourcesN, requiredN, member_ofN) ...
+    '1.26',  # An inventory's reserved may equal its total.
+    '1.27',  # Provider summaries list every resource class of the provider.
+    '1.28',  # Consumer generations on allocations.
+    '1.29',  # Nested and sharing providers in allocation candidates; tree ...
+    '1.30',  # POST /reshaper: move inventories and allocations atomically.
+    '1.31',  # in_tree (and in_treeN) on GET /allocation_candidates.
+    '1.32',  # Forbidden aggregates (!uuid, !in:) in member_of.
+    '1.33',  # Request group suffixes may be words ([a-zA-Z0-9_-]{1,64}).
+    '1.34',  # mappings in allocation requests and accepted in allocation ...
+    '1.35',  # root_required on GET /allocation_candidates.
+    '1.36',  # same_subtree and resourceless request groups.
+    '1.37',  # A provider may be re-parented or un-parented.
+    '1.38',  # Consumer types (consumer_type) on allocations and usages.
+    '1.39',  # Any-of traits (in:A,B) in required, and several required ...
+]
 
 
 class UnacceptableVersion(Exception):

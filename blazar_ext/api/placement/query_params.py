@@ -20,8 +20,22 @@ def _bad(detail: str):
 
 def resources(value: str) -> dict:
     """``VCPU:1,MEMORY_MB:512`` -> {'VCPU': 1, 'MEMORY_MB': 512}."""
+    form = ('Badly formed resources parameter. Expected resources query '
+            'string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. ')
+    if not value.strip():
+        raise _bad(form + 'Got: empty string.')
     result = {}
     for element in value.split(','):
+        name, sep, amount = element.partition(':')
+        if sep and ':' not in amount:
+            try:
+                number = int(amount)
+            except ValueError:
+                raise _bad('Requested resource %s expected positive integer '
+                           'amount. Got: %s.' % (name, amount))
+            if number < 1:
+                raise _bad('Requested resource %s requires amount >= 1. '
+                           'Got: %d.' % (name, number))
         match = _RESOURCE.match(element.strip())
         if not match or not 1 <= int(match.group(2)) <= _MAX_AMOUNT:
             raise _bad('Badly formed resources parameter. Expected resources '

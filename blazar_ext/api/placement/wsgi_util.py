@@ -88,6 +88,12 @@ def http_date() -> str:
     return email_utils.formatdate(time.time(), usegmt=True)
 
 
+def no_cache(resp: webob.Response) -> None:
+    """Cache-Control: no-cache and a Last-Modified of now (1.15)."""
+    resp.headers['Cache-Control'] = 'no-cache'
+    resp.headers.setdefault('Last-Modified', http_date())
+
+
 def json_response(req, body, status: int = 200,
                   location=None) -> webob.Response:
     """``body`` is encoded here, unless it is a str of JSON already."""

@@ -107,9 +107,14 @@ def _tree_body(req, result: dict, wanted: set) -> dict:
         if microversion.at_least(req, '1.34'):
             request['mappings'] = mappings
         requests.append(request)
+    summaries = result['summaries']
+    if not microversion.at_least(req, '1.29'):
+        # Before nested awareness, only the providers the requests use.
+        used = {uuid for allocations, _ in result['requests']
+                for uuid in allocations}
+        summaries = {u: s for u, s in summaries.items() if u in used}
     return {'allocation_requests': requests,
-            'provider_summaries': _summaries(req, result['summaries'],
-                                             wanted)}
+            'provider_summaries': _summaries(req, summaries, wanted)}
 
 
 def _get(context, request):

@@ -89,5 +89,9 @@ def _create_or_check(req, name):
 def delete(req, name):
     context = wsgi_util.context(req)
     policy.authorize(context, rules.DELETE)
-    rc_api.delete_class(context, name)
+    try:
+        rc_api.delete_class(context, name)
+    except exceptions.ResourceClassInUse as exc:
+        raise errors.HTTPError(409, 'Error in delete resource class: %s'
+                               % exc)
     return wsgi_util.empty_response()

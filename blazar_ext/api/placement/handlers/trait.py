@@ -75,9 +75,12 @@ def create(req, name):
     except exceptions.Invalid:
         raise errors.HTTPError(400, INVALID_CUSTOM)
     created = trait_api.create_trait(context, name)
-    return wsgi_util.empty_response(
+    resp = wsgi_util.empty_response(
         201 if created else 204,
         location=wsgi_util.url(req, '/traits/%s' % name))
+    if microversion.at_least(req, '1.15'):
+        wsgi_util.no_cache(resp)
+    return resp
 
 
 @microversion.version_range('1.6')
