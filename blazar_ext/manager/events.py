@@ -7,8 +7,6 @@ IN_PROGRESS by a manager that died is taken over after
 """
 
 import datetime
-import threading
-import time
 
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -17,49 +15,24 @@ from oslo_utils import timeutils
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.manager import leases
+from blazar_ext.manager import periodic
 from blazar_ext import states
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 
-# The thread wakes at least this often to notice stop() and a changed
-# interval.
-_TICK = 0.5
 
-
-class EventLoop:
+class EventLoop(periodic.PeriodicThread):
     """A daemon thread calling run_once every [manager] event_interval."""
+
+    thread_name = 'blazar-ext-event-loop'
 
     def __init__(self, lease_manager: leases.LeaseManager):
         self.leases = lease_manager
-        self._stop = threading.Event()
-        self._thread = None
+        super().__init__()
 
-    def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, daemon=True,
-                                        name='blazar-ext-event-loop')
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-
-    def _run(self) -> None:
-        # The first run waits an interval too: a test (or an operator's
-        # config reload) that sets the interval just after start must not
-        # race a run it did not ask for.
-        last = time.monotonic()
-        while not self._stop.wait(min(_TICK, CONF.manager.event_interval)):
-            if time.monotonic() - last < CONF.manager.event_interval:
-                continue
-            last = time.monotonic()
-            try:
-                self.run_once()
-            except Exception:  # keep the loop alive; retried next tick
-                LOG.exception('The lease event loop failed; will retry')
+    def interval(self) -> float:
+        return CONF.manager.event_interval
 
     def run_once(self, now: datetime.datetime | None = None) -> list:
         """Claim and run every event due at ``now`` (default: the current
@@ -72,7 +45,7 @@ class EventLoop:
                                 states.Event.ORDER.get(e['event_type'], 9)))
         done = []
         for event in due:
-            if self._stop.is_set():
+            if self.stopping():
                 break
             if not lease_api.event_claim(context, event['id'], now, timeout):
                 continue  # another manager has it

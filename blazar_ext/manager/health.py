@@ -13,8 +13,6 @@ free hosts too.
 
 import datetime
 import os
-import threading
-import time
 
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -26,50 +24,28 @@ from blazar_ext.db.api import host_service
 from blazar_ext import exceptions
 from blazar_ext import health
 from blazar_ext.manager import healing
+from blazar_ext.manager import periodic
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 
-_TICK = 0.5
 
-
-class HealthMonitor:
+class HealthMonitor(periodic.PeriodicThread):
     """A daemon thread calling run_once every [health] interval."""
+
+    thread_name = 'blazar-ext-health'
 
     def __init__(self, healer: healing.Healer,
                  source: health.HealthSource | None = None):
+        super().__init__()
         self.healer = healer
         self.source = source or health.load()
         # Unique per process, so claims by two managers never mix.
         self.checker = '%s:%d:%s' % (CONF.host, os.getpid(),
                                      uuidutils.generate_uuid()[:8])
-        self._stop = threading.Event()
-        self._thread = None
 
-    def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, daemon=True,
-                                        name='blazar-ext-health')
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-
-    def _run(self) -> None:
-        # The first run waits an interval too: a manager starting does not
-        # need the sweep at once, and tests drive run_once themselves.
-        last = time.monotonic()
-        while not self._stop.wait(min(_TICK, CONF.health.interval)):
-            if time.monotonic() - last < CONF.health.interval:
-                continue
-            last = time.monotonic()
-            try:
-                self.run_once()
-            except Exception:  # keep the monitor alive; retried next time
-                LOG.exception('The health monitor failed; will retry')
+    def interval(self) -> float:
+        return CONF.health.interval
 
     def run_once(self, now: datetime.datetime | None = None) -> dict:
         """Check the hosts due, then sweep; returns what changed:
@@ -85,7 +61,7 @@ class HealthMonitor:
 
     def _check(self, context, now: datetime.datetime, changed: dict) -> None:
         interval = datetime.timedelta(seconds=CONF.health.interval)
-        while not self._stop.is_set():
+        while not self.stopping():
             claimed = host_service.claim_health_checks(
                 context, self.checker, now, interval,
                 limit=CONF.health.batch_size)
