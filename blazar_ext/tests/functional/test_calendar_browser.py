@@ -189,6 +189,11 @@ class TestCalendarBars(CalendarBrowserTestCase):
                              'id', 'tooltip').get_attribute('textContent'))
 
     def bar_box(self, lease_id: str) -> dict:
+        # A zoom or a jump redraws once its window is fetched: wait for it.
+        browser.wait_until(
+            self.driver, 'document.querySelector('
+            '"rect.bar[data-lease=\'" + arguments[0] + "\']") !== null',
+            30.0, lease_id)
         return self.driver.execute_script(
             'const b = document.querySelector('
             '"rect.bar[data-lease=\'" + arguments[0] + "\']");'
