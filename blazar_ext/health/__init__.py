@@ -10,8 +10,8 @@ source took them out.
 import abc
 
 from oslo_config import cfg
-from stevedore import driver
 
+from blazar_ext import drivers
 from blazar_ext import exceptions
 
 CONF = cfg.CONF
@@ -47,9 +47,5 @@ class NoHealthSource(HealthSource):
 def load(name: str | None = None) -> HealthSource:
     """The configured source; a bad name is a clear error."""
     name = name or CONF.health.source
-    try:
-        return driver.DriverManager(NAMESPACE, name,
-                                    invoke_on_load=True).driver
-    except Exception as exc:
-        raise exceptions.HealthSourceError(
-            reason='health source %r cannot be loaded: %s' % (name, exc))
+    return drivers.load(NAMESPACE, name, 'health source',
+                        exceptions.HealthSourceError)

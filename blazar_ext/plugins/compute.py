@@ -13,8 +13,8 @@ import abc
 from keystoneauth1 import exceptions as ks_exc
 from oslo_config import cfg
 from oslo_log import log as logging
-from stevedore import driver
 
+from blazar_ext import drivers
 from blazar_ext import exceptions
 
 CONF = cfg.CONF
@@ -107,10 +107,5 @@ def flavor_name(reservation_id: str) -> str:
 def load(name: str | None = None) -> ComputeDriver:
     """The configured driver; a bad name is a configuration error."""
     name = name or CONF.manager.compute_driver
-    try:
-        return driver.DriverManager('blazar_ext.compute_drivers', name,
-                                    invoke_on_load=True).driver
-    except Exception as exc:
-        raise exceptions.ConfigurationError(
-            reason='[manager] compute_driver %r cannot be loaded: %s'
-                   % (name, exc))
+    return drivers.load('blazar_ext.compute_drivers', name,
+                        '[manager] compute_driver')

@@ -10,9 +10,9 @@ import os
 
 from keystoneauth1 import exceptions as ks_exc
 from oslo_config import cfg
-from stevedore import driver
 import yaml
 
+from blazar_ext import drivers
 from blazar_ext import exceptions
 
 CONF = cfg.CONF
@@ -95,10 +95,5 @@ class NovaFlavors(FlavorSource):
 
 def load(name: str | None = None) -> FlavorSource:
     name = name or CONF.manager.flavor_source
-    try:
-        return driver.DriverManager('blazar_ext.flavor_sources', name,
-                                    invoke_on_load=True).driver
-    except Exception as exc:
-        raise exceptions.ConfigurationError(
-            reason='[manager] flavor_source %r cannot be loaded: %s'
-                   % (name, exc))
+    return drivers.load('blazar_ext.flavor_sources', name,
+                        '[manager] flavor_source')

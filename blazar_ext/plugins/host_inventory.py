@@ -8,8 +8,8 @@ takes the description from the registration request, so no Nova is needed.
 import abc
 
 from oslo_config import cfg
-from stevedore import driver
 
+from blazar_ext import drivers
 from blazar_ext import exceptions
 
 CONF = cfg.CONF
@@ -53,10 +53,6 @@ class StaticInventory(HostInventory):
 def load(name: str | None = None) -> HostInventory:
     """Load the configured source; a bad name is a clear error."""
     name = name or CONF.manager.host_inventory
-    try:
-        return driver.DriverManager('blazar_ext.host_inventory', name,
-                                    invoke_on_load=True).driver
-    except Exception as exc:
-        raise exceptions.InventorySourceError(
-            reason='host inventory source %r cannot be loaded: %s'
-                   % (name, exc))
+    return drivers.load('blazar_ext.host_inventory', name,
+                        'host inventory source',
+                        exceptions.InventorySourceError)
