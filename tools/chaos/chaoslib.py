@@ -276,6 +276,42 @@ class Load:
         return '\n'.join(lines)
 
 
+class LeasePool:
+    """The (lease id, reservation id) pairs a load created and that may
+    still be alive, shared by its threads; a lease answered 404 on update
+    or gone on delete leaves the pool."""
+
+    def __init__(self, load: Load):
+        self.load = load
+        self._pairs = []
+        self._lock = threading.Lock()
+
+    def pick(self, rnd: random.Random):
+        with self._lock:
+            return rnd.choice(self._pairs) if self._pairs else None
+
+    def create(self, *args):
+        lease = self.load.create(*args)
+        if lease:
+            with self._lock:
+                self._pairs.append((lease['id'],
+                                    lease['reservations'][0]['id']))
+        return lease
+
+    def update(self, pair: tuple, body: dict) -> None:
+        if self.load.update(pair[0], body)[0] == 404:
+            self._forget(pair)
+
+    def delete(self, pair: tuple) -> None:
+        if self.load.delete(pair[0]) in (204, 404):
+            self._forget(pair)
+
+    def _forget(self, pair: tuple) -> None:
+        with self._lock:
+            if pair in self._pairs:
+                self._pairs.remove(pair)
+
+
 def run_threads(count: int, target, *args) -> None:
     threads = [threading.Thread(target=target, args=(n,) + args,
                                 daemon=True) for n in range(count)]

@@ -20,6 +20,7 @@ after its time, a lease holding fewer than min or more than max hosts, a
 
 import argparse
 import datetime
+import random
 import sys
 import threading
 import time
@@ -29,9 +30,7 @@ import chaoslib
 
 def hammer(deployment, load, total: int, threads: int, hosts: int,
            seed: int, live: float) -> None:
-    import random
-    pool = []  # (lease_id, reservation_id) created and maybe alive
-    pool_lock = threading.Lock()
+    pool = chaoslib.LeasePool(load)
     counter = iter(range(total))
     counter_lock = threading.Lock()
     # Windows from a handful of slots a day ahead: many overlap.
@@ -48,8 +47,7 @@ def hammer(deployment, load, total: int, threads: int, hosts: int,
                 i = next(counter, None)
             if i is None:
                 return
-            with pool_lock:
-                target = rnd.choice(pool) if pool else None
+            target = pool.pick(rnd)
             roll = rnd.random()
             if target is None or roll < 0.5:
                 start, end = window(rnd)
@@ -59,14 +57,9 @@ def hammer(deployment, load, total: int, threads: int, hosts: int,
                     # while the others update and delete it.
                     start, end = 'now', chaoslib.date(rnd.choice((1, 2)))
                 low = rnd.randint(1, 2)
-                lease = load.create('ha-%d' % i, start, end, low,
-                                    rnd.randint(low, min(3, hosts)))
-                if lease:
-                    with pool_lock:
-                        pool.append((lease['id'],
-                                     lease['reservations'][0]['id']))
+                pool.create('ha-%d' % i, start, end, low,
+                            rnd.randint(low, min(3, hosts)))
             elif roll < 0.8:
-                lease_id, res_id = target
                 kind = rnd.choice(('dates', 'end', 'hosts'))
                 if kind == 'dates':
                     start, end = window(rnd)
@@ -79,17 +72,11 @@ def hammer(deployment, load, total: int, threads: int, hosts: int,
                 else:
                     low = rnd.randint(1, 2)
                     body = {'reservations': [
-                        {'id': res_id, 'min': low,
+                        {'id': target[1], 'min': low,
                          'max': rnd.randint(low, min(3, hosts))}]}
-                if load.update(lease_id, body)[0] == 404:
-                    with pool_lock:
-                        if target in pool:
-                            pool.remove(target)
+                pool.update(target, body)
             else:
-                if load.delete(target[0]) in (204, 404):
-                    with pool_lock:
-                        if target in pool:
-                            pool.remove(target)
+                pool.delete(target)
 
     chaoslib.run_threads(threads, worker)
 

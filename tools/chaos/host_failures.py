@@ -44,8 +44,7 @@ HEALED = re.compile(r'Healed reservation (\S+) of lease \S+: \S+ (\S+) ->')
 
 def lease_load(load, stop: threading.Event, threads: int,
                seed: int) -> None:
-    pool = []
-    pool_lock = threading.Lock()
+    pool = chaoslib.LeasePool(load)
     slots = [10 + 20 * n for n in range(12)]
 
     def worker(n):
@@ -53,8 +52,7 @@ def lease_load(load, stop: threading.Event, threads: int,
         i = 0
         while not stop.is_set():
             i += 1
-            with pool_lock:
-                target = rnd.choice(pool) if pool else None
+            target = pool.pick(rnd)
             roll = rnd.random()
             if target is None or roll < 0.5:
                 start = rnd.choice(slots)
@@ -64,31 +62,20 @@ def lease_load(load, stop: threading.Event, threads: int,
                     end = chaoslib.date(start + rnd.choice((20, 40, 60)))
                     start = chaoslib.date(start)
                 low = rnd.randint(1, 2)
-                lease = load.create('hf-%d-%d' % (n, i), start, end, low,
-                                    rnd.randint(low, 3))
-                if lease:
-                    with pool_lock:
-                        pool.append((lease['id'],
-                                     lease['reservations'][0]['id']))
+                pool.create('hf-%d-%d' % (n, i), start, end, low,
+                            rnd.randint(low, 3))
             elif roll < 0.8:
-                lease_id, res_id = target
                 if rnd.random() < 0.5:
                     body = {'end_date': chaoslib.date(
                         slots[-1] + rnd.choice((20, 40)))}
                 else:
                     low = rnd.randint(1, 2)
                     body = {'reservations': [
-                        {'id': res_id, 'min': low,
+                        {'id': target[1], 'min': low,
                          'max': rnd.randint(low, 3)}]}
-                if load.update(lease_id, body)[0] == 404:
-                    with pool_lock:
-                        if target in pool:
-                            pool.remove(target)
+                pool.update(target, body)
             else:
-                if load.delete(target[0]) in (204, 404):
-                    with pool_lock:
-                        if target in pool:
-                            pool.remove(target)
+                pool.delete(target)
 
     chaoslib.run_threads(threads, worker)
 
