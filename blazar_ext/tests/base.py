@@ -133,3 +133,35 @@ class HostProviderTestCase(LeaseTestCase):
              'resource_provider_generation': provider['generation']},
             headers=PLACEMENT_LATEST)
         self.assertEqual(200, resp.status, resp.text)
+
+
+class HostServiceTestCase(HostProviderTestCase):
+    """With helpers to take hosts out of service, read their providers' traits
+    and capture notifications."""
+
+    def set_reservable(self, host: dict, reservable, reason=None,
+                       expect: int = 200) -> dict:
+        body = {'reservable': reservable}
+        if reason is not None:
+            body['reservable_reason'] = reason
+        resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'], body)
+        self.assertEqual(expect, resp.status, resp.text)
+        return resp.json().get('host', resp.json())
+
+    def host(self, host: dict) -> dict:
+        return self.request('GET', '/v1/os-hosts/%s' % host['id']).json()[
+            'host']
+
+    def provider_traits(self, name: str) -> list:
+        provider = self.provider(name)
+        return self.request(
+            'GET', '/placement/resource_providers/%s/traits'
+            % provider['uuid'], headers=PLACEMENT_LATEST).json()['traits']
+
+    def capture_notifications(self) -> list:
+        from oslo_messaging.notify import _impl_test
+        self.conf.set_override('driver', ['test'],
+                               group='oslo_messaging_notifications')
+        _impl_test.reset()
+        self.addCleanup(_impl_test.reset)
+        return _impl_test.NOTIFICATIONS

@@ -39,3 +39,20 @@ class OnBackend:
         if reason:
             self.skipTest(reason)
         return BackendDatabase(self.BACKEND)
+
+
+BACKENDS = (('mysql', 'MySQL'), ('postgresql', 'PostgreSQL'))
+
+
+def on_each_backend(case: type) -> tuple:
+    """``case`` again on MariaDB/MySQL, then on PostgreSQL.
+
+    Bind the two classes in the module that defines ``case``, so its
+    tests and their backend runs sit together::
+
+        TestFooMySQL, TestFooPostgreSQL = backends.on_each_backend(TestFoo)
+    """
+    return tuple(
+        type(case.__name__ + suffix, (OnBackend, case),
+             {'BACKEND': backend, '__module__': case.__module__})
+        for backend, suffix in BACKENDS)

@@ -19,8 +19,8 @@ except ImportError:  # The tests skip, saying why (browser.unavailable).
     webdriver = None
 
 from blazar_ext.tests.functional import browser
+from blazar_ext.tests.functional import keystone as ks
 from blazar_ext.tests.functional import services
-from blazar_ext.tests.functional import test_keystone_auth
 
 PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
 FMT = '%Y-%m-%d %H:%M'
@@ -401,20 +401,20 @@ class TestCalendarUnderKeystone(testtools.TestCase):
     def setUp(self):
         super().setUp()
         reason = (browser.unavailable()
-                  or test_keystone_auth.keystone_unavailable())
+                  or ks.keystone_unavailable())
         if reason:
             self.skipTest(reason)
         self.base = _hour()
-        keystone = self.useFixture(test_keystone_auth.Keystone())
+        keystone = self.useFixture(ks.Keystone())
         keystone.project('service')
         keystone.user('blazar', 'service', ['admin', 'service'],
-                      password=test_keystone_auth.SERVICE_PASSWORD)
+                      password=ks.SERVICE_PASSWORD)
         keystone.project('alpha')
         keystone.user('alice', 'alpha', ['member'])
         self.admin = keystone.admin_token
-        self.alice = keystone.token('alice', test_keystone_auth.PASSWORD,
+        self.alice = keystone.token('alice', ks.PASSWORD,
                                     'alpha')
-        self.service = self.useFixture(test_keystone_auth.BlazarExt(keystone))
+        self.service = self.useFixture(ks.BlazarExt(keystone))
         self.driver = browser.start_chrome(
             os.path.join(self.useFixture(fixtures.TempDir()).path,
                          'chrome-profile'))

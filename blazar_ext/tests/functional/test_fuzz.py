@@ -37,23 +37,20 @@ examples in TestKnownBadInput.
 """
 
 import copy
-import datetime
 import json
 import os
 import re
 import urllib.parse
-import uuid
 import zlib
 
 import hypothesis
 from hypothesis import strategies as st
-from oslo_utils import timeutils
 import webob
 
-from blazar_ext.api.metadefs import app as metadefs_app
 from blazar_ext.api.placement import router as placement_router
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import api_routes
 from blazar_ext.tests.functional import backends
 
 DEFAULT_EXAMPLES = 8
@@ -62,174 +59,11 @@ EXAMPLES = int(os.environ.get('BLAZAR_EXT_FUZZ_EXAMPLES') or
 SEED_OFFSET = int(os.environ.get('BLAZAR_EXT_FUZZ_SEED') or 0)
 __doc__ = __doc__ % {'default': DEFAULT_EXAMPLES}
 
-RP_UUID = '11111111-1111-4111-8111-111111111111'
-RP2_UUID = '22222222-2222-4222-8222-222222222222'
-CONSUMER = '33333333-3333-4333-8333-333333333333'
-AGGREGATE = '44444444-4444-4444-8444-444444444444'
+RP_UUID, RP2_UUID = api_routes.RP_UUID, api_routes.RP2_UUID
+CONSUMER, AGGREGATE = api_routes.CONSUMER, api_routes.AGGREGATE
+VALID_BODIES = api_routes.VALID_BODIES
+_date = api_routes.date
 
-
-def _date(minutes: int) -> str:
-    return (timeutils.utcnow() + datetime.timedelta(minutes=minutes)
-            ).strftime('%Y-%m-%d %H:%M')
-
-
-# --- routes -----------------------------------------------------------------
-
-V1_ROUTES = [
-    ('GET', '/'),
-    ('GET', '/v1'),
-    ('GET', '/v1/leases'),
-    ('POST', '/v1/leases'),
-    ('GET', '/v1/leases/{lease_id}'),
-    ('PUT', '/v1/leases/{lease_id}'),
-    ('DELETE', '/v1/leases/{lease_id}'),
-    ('GET', '/v1/os-hosts'),
-    ('POST', '/v1/os-hosts'),
-    ('GET', '/v1/os-hosts/{host_id}'),
-    ('PUT', '/v1/os-hosts/{host_id}'),
-    ('DELETE', '/v1/os-hosts/{host_id}'),
-    ('GET', '/v1/os-hosts/allocations'),
-    ('GET', '/v1/os-hosts/{host_id}/allocation'),
-    ('GET', '/v1/os-hosts/properties'),
-    ('GET', '/v1/os-hosts/properties/{property}'),
-    ('PATCH', '/v1/os-hosts/properties/{property}'),
-    ('GET', '/v1/floatingips'),
-    ('POST', '/v1/floatingips'),
-    ('GET', '/v1/floatingips/{floatingip_id}'),
-    ('DELETE', '/v1/floatingips/{floatingip_id}'),
-    ('GET', '/v1/{resource_type}/properties'),
-    ('GET', '/v1/{resource_type}/properties/{property}'),
-    ('PATCH', '/v1/{resource_type}/properties/{property}'),
-]
-
-
-def placement_routes() -> list:
-    """Every (method, path) of the placement app's routing table."""
-    return [(method, '/placement' + pattern)
-            for pattern, methods in placement_router.ROUTES.items()
-            if pattern  # '' and '/' are the same root document
-            for method in sorted(methods)]
-
-
-def metadefs_routes() -> list:
-    """Every (method, path) of the metadefs app's routing table."""
-    return [(route.method, '/v2' + route.pattern)
-            for route in metadefs_app.build().routes] + [
-        ('GET', '/versions')]
-
-
-# Order within a family: reads, then writes, then deletes, so the seeded
-# resources are there for most routes.
-_ORDER = {'GET': 0, 'POST': 1, 'PUT': 2, 'PATCH': 3, 'DELETE': 4}
-
-
-def _ordered(routes: list) -> list:
-    return sorted(routes, key=lambda r: (_ORDER.get(r[0], 5), r[1]))
-
-
-# --- valid bodies, for mutation ---------------------------------------------
-
-def _lease_body() -> dict:
-    return {'name': 'fuzz-lease', 'start_date': _date(600),
-            'end_date': _date(660), 'events': [],
-            'reservations': [
-                {'resource_type': 'physical:host', 'min': 1, 'max': 1,
-                 'hypervisor_properties': '[">=", "$vcpus", "2"]',
-                 'resource_properties': '["==", "$rack", "r1"]',
-                 'traits': 'CUSTOM_FUZZ,!HW_CPU_X86_AVX'},
-                {'resource_type': 'virtual:floatingip',
-                 'network_id': 'net-1', 'amount': 1,
-                 'required_floatingips': ['10.0.0.1']}]}
-
-
-VALID_BODIES = {
-    ('POST', '/v1/leases'): _lease_body,
-    ('PUT', '/v1/leases/{lease_id}'): lambda: {
-        'name': 'renamed', 'end_date': _date(700),
-        'reservations': [{'id': '{reservation_id}', 'min': 1, 'max': 2,
-                          'resource_properties': '["==", "$rack", "r1"]'}]},
-    ('POST', '/v1/os-hosts'): lambda: {
-        'name': 'fuzz-host', 'vcpus': 4, 'memory_mb': '4096',
-        'local_gb': 10, 'rack': 'r2', 'gpu': True, 'cores': 8.5},
-    ('PUT', '/v1/os-hosts/{host_id}'): lambda: {
-        'rack': 'r9', 'gpu': None, 'cores': 1},
-    ('PATCH', '/v1/os-hosts/properties/{property}'): lambda: {
-        'private': False},
-    ('PATCH', '/v1/{resource_type}/properties/{property}'): lambda: {
-        'private': True},
-    ('POST', '/v1/floatingips'): lambda: {
-        'floating_network_id': 'net-1', 'floating_ip_address': '10.0.0.9',
-        'subnet_id': 'sub-1'},
-    ('POST', '/placement/resource_providers'): lambda: {
-        'name': 'fuzz-rp', 'uuid': str(uuid.uuid4()),
-        'parent_provider_uuid': RP_UUID},
-    ('PUT', '/placement/resource_providers/{uuid}'): lambda: {
-        'name': 'renamed-rp', 'parent_provider_uuid': None},
-    ('POST', '/placement/resource_providers/{uuid}/inventories'): lambda: {
-        'resource_class': 'DISK_GB', 'total': 100, 'reserved': 0,
-        'min_unit': 1, 'max_unit': 100, 'step_size': 1,
-        'allocation_ratio': 1.0},
-    ('PUT', '/placement/resource_providers/{uuid}/inventories'): lambda: {
-        'resource_provider_generation': 0,
-        'inventories': {'VCPU': {'total': 8, 'allocation_ratio': 2.0},
-                        'CUSTOM_FUZZ': {'total': 2}}},
-    ('PUT', '/placement/resource_providers/{uuid}/inventories/'
-            '{resource_class}'): lambda: {
-        'resource_provider_generation': 0, 'total': 16, 'max_unit': 8},
-    ('PUT', '/placement/resource_providers/{uuid}/aggregates'): lambda: {
-        'aggregates': [AGGREGATE], 'resource_provider_generation': 0},
-    ('PUT', '/placement/resource_providers/{uuid}/traits'): lambda: {
-        'traits': ['CUSTOM_FUZZ', 'HW_CPU_X86_AVX'],
-        'resource_provider_generation': 0},
-    ('POST', '/placement/resource_classes'): lambda: {
-        'name': 'CUSTOM_FUZZ_NEW'},
-    ('PUT', '/placement/resource_classes/{name}'): lambda: {
-        'name': 'CUSTOM_FUZZ_RENAMED'},
-    ('POST', '/placement/allocations'): lambda: {
-        CONSUMER: {'allocations': {RP_UUID: {'resources': {'VCPU': 1}}},
-                   'project_id': 'p', 'user_id': 'u',
-                   'consumer_generation': None,
-                   'consumer_type': 'INSTANCE'}},
-    ('PUT', '/placement/allocations/{consumer_uuid}'): lambda: {
-        'allocations': {RP_UUID: {'resources': {'VCPU': 1}}},
-        'project_id': 'p', 'user_id': 'u', 'consumer_generation': None,
-        'consumer_type': 'INSTANCE'},
-    ('POST', '/v2/metadefs/namespaces'): lambda: {
-        'namespace': 'FuzzNew', 'display_name': 'Fuzz',
-        'description': 'd', 'visibility': 'public', 'protected': False,
-        'properties': {'p': {'title': 'P', 'type': 'string'}},
-        'objects': [{'name': 'o', 'properties': {
-            'q': {'title': 'Q', 'type': 'integer'}}, 'required': ['q']}],
-        'tags': [{'name': 't'}],
-        'resource_type_associations': [{'name': 'physical:host',
-                                        'prefix': 'x_'}]},
-    ('PUT', '/v2/metadefs/namespaces/{namespace}'): lambda: {
-        'namespace': 'FuzzNS', 'visibility': 'private',
-        'description': 'changed'},
-    ('POST', '/v2/metadefs/namespaces/{namespace}/properties'): lambda: {
-        'name': 'p2', 'title': 'P2', 'type': 'array',
-        'items': {'type': 'string', 'enum': ['a', 'b']},
-        'operators': ['<all-in>']},
-    ('PUT', '/v2/metadefs/namespaces/{namespace}/properties/{name}'):
-        lambda: {'name': 'p1', 'title': 'P1', 'type': 'integer',
-                 'minimum': 0, 'maximum': 10},
-    ('POST', '/v2/metadefs/namespaces/{namespace}/objects'): lambda: {
-        'name': 'o2', 'description': 'd',
-        'properties': {'q': {'title': 'Q', 'type': 'boolean'}}},
-    ('PUT', '/v2/metadefs/namespaces/{namespace}/objects/{name}'): lambda: {
-        'name': 'o1', 'properties': {'r': {'title': 'R',
-                                           'type': 'number'}},
-        'required': ['r']},
-    ('POST', '/v2/metadefs/namespaces/{namespace}/tags'): lambda: {
-        'tags': [{'name': 't2'}, {'name': 't3'}]},
-    ('PUT', '/v2/metadefs/namespaces/{namespace}/tags'): lambda: {
-        'tags': [{'name': 't4'}]},
-    ('PUT', '/v2/metadefs/namespaces/{namespace}/tags/{name}'): lambda: {
-        'name': 't5'},
-    ('POST', '/v2/metadefs/namespaces/{namespace}/resource_types'):
-        lambda: {'name': 'OS::Nova::Flavor', 'prefix': 'hw:',
-                 'properties_target': 'image'},
-}
 
 # Field names a handler might look for, to build plausible objects.
 FIELD_NAMES = sorted({
@@ -380,22 +214,11 @@ def mutated(draw, valid: dict):
     return body
 
 
-def _filled(node, ids: dict):
-    """``node`` with '{name}' strings replaced by a seeded id."""
-    if isinstance(node, dict):
-        return {k: _filled(v, ids) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_filled(v, ids) for v in node]
-    if isinstance(node, str) and node[1:-1] in ids and node[0] == '{':
-        return ids[node[1:-1]][0]
-    return node
-
-
 def bodies(valid_factory, ids: dict):
     choices = [st.none(), raw_bodies,
                st.builds(_dump, json_values, st.booleans())]
     if valid_factory is not None:
-        valid = _filled(valid_factory(), ids)
+        valid = api_routes.filled(valid_factory(), ids)
         mutations = st.builds(_dump, mutated(valid), st.booleans())
         # Mostly near-valid bodies: they get past the schema into the code.
         choices = [mutations, mutations, mutations] + choices
@@ -676,7 +499,7 @@ class TestFuzz(base.APITestCase):
 
     def _fuzz_family(self, routes: list) -> None:
         failures = []
-        for method, template in _ordered(routes):
+        for method, template in api_routes.ordered(routes):
             try:
                 self._fuzz_route(method, template)
             except Exception as exc:  # every route runs; all failures shown
@@ -686,20 +509,20 @@ class TestFuzz(base.APITestCase):
                       % (len(failures), '\n\n'.join(failures)))
 
     def test_v1(self):
-        self._fuzz_family(V1_ROUTES)
+        self._fuzz_family(api_routes.V1_ROUTES)
 
     def test_placement(self):
-        self._fuzz_family(placement_routes())
+        self._fuzz_family(api_routes.placement_routes())
 
     def test_metadefs(self):
-        self._fuzz_family(metadefs_routes())
+        self._fuzz_family(api_routes.metadefs_routes())
 
 
 class TestRouteTables(base.TestCase):
     """The fuzzer covers every route the apps declare."""
 
     def test_every_placement_route(self):
-        routes = placement_routes()
+        routes = api_routes.placement_routes()
         self.assertIn(('GET', '/placement/'), routes)
         self.assertIn(('PUT', '/placement/resource_providers/{uuid}/'
                               'inventories/{resource_class}'), routes)
@@ -708,13 +531,14 @@ class TestRouteTables(base.TestCase):
                          len(set(routes)))
 
     def test_every_metadefs_route(self):
-        routes = metadefs_routes()
+        routes = api_routes.metadefs_routes()
         self.assertIn(('GET', '/v2/schemas/metadefs/{name}'), routes)
         self.assertIn(('DELETE', '/v2/metadefs/namespaces/{namespace}/tags/'
                                  '{name}'), routes)
 
     def test_valid_bodies_name_real_routes(self):
-        routes = set(V1_ROUTES + placement_routes() + metadefs_routes())
+        routes = set(api_routes.V1_ROUTES + api_routes.placement_routes()
+                     + api_routes.metadefs_routes())
         self.assertEqual(set(), set(VALID_BODIES) - routes)
 
 

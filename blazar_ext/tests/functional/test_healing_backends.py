@@ -1,6 +1,7 @@
-"""Healing on MariaDB/MySQL and PostgreSQL: the API tests again, healing
-racing itself and lease creation under row locks only, and two
-blazar-ext-manager processes over RabbitMQ healing one failed host.
+"""Healing on MariaDB/MySQL and PostgreSQL: healing racing itself and
+lease creation under row locks only, and two blazar-ext-manager processes
+over RabbitMQ healing one failed host. (The healing API tests run on both
+databases from test_host_service.)
 
 Skipped with the reason when a database or RabbitMQ does not answer
 (tools/test-setup.sh creates the ``openstack_citest`` users).
@@ -24,7 +25,6 @@ from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import host_service
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.tests import base as blazar_base
-from blazar_ext.tests.functional.api import test_host_service
 from blazar_ext.tests.functional import backends
 from blazar_ext.tests.functional import health_servers
 from blazar_ext.tests.functional import services
@@ -54,25 +54,6 @@ def host_allocations(engine) -> list:
         return list(conn.execute(sa.select(
             alloc.compute_host_id, alloc.reservation_id, alloc.start_date,
             alloc.end_date)))
-
-
-class TestHealingMySQL(backends.OnBackend, test_host_service.TestHealing):
-    BACKEND = 'mysql'
-
-
-class TestHealingPostgreSQL(backends.OnBackend,
-                            test_host_service.TestHealing):
-    BACKEND = 'postgresql'
-
-
-class TestInstanceHealingMySQL(backends.OnBackend,
-                               test_host_service.TestInstanceHealing):
-    BACKEND = 'mysql'
-
-
-class TestInstanceHealingPostgreSQL(backends.OnBackend,
-                                    test_host_service.TestInstanceHealing):
-    BACKEND = 'postgresql'
 
 
 class _RowLocksOnly:
@@ -136,12 +117,12 @@ class _RowLocksOnly:
 
 
 class TestRowLocksMySQL(backends.OnBackend, _RowLocksOnly,
-                        test_host_service.ServiceTestCase):
+                        blazar_base.HostServiceTestCase):
     BACKEND = 'mysql'
 
 
 class TestRowLocksPostgreSQL(backends.OnBackend, _RowLocksOnly,
-                             test_host_service.ServiceTestCase):
+                             blazar_base.HostServiceTestCase):
     BACKEND = 'postgresql'
 
 

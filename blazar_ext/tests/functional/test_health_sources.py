@@ -10,11 +10,11 @@ from blazar_ext import health
 from blazar_ext.health import ironic
 from blazar_ext.health import nova
 from blazar_ext.manager import health as health_monitor
-from blazar_ext.tests.functional.api import test_host_service
+from blazar_ext.tests import base
 from blazar_ext.tests.functional import health_servers
 
 
-class HealthTestCase(test_host_service.ServiceTestCase):
+class HealthTestCase(base.HostServiceTestCase):
 
     SOURCE = ''
 

@@ -31,7 +31,7 @@ import yaml
 from blazar_ext import policies
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional import test_fuzz
+from blazar_ext.tests.functional import api_routes
 
 # Distinctive so that a hit can only be a leak.
 PRIVATE_NAMES = ('zqxcap_alpha', 'zqxcap_beta')
@@ -231,15 +231,15 @@ class TestPrivateScan(base.APITestCase):
 
     def _requests(self) -> list:
         """(method, path, body) for every route, GETs first."""
-        routes = test_fuzz._ordered(test_fuzz.V1_ROUTES
-                                    + test_fuzz.placement_routes()
-                                    + test_fuzz.metadefs_routes())
+        routes = api_routes.ordered(api_routes.V1_ROUTES
+                                    + api_routes.placement_routes()
+                                    + api_routes.metadefs_routes())
         lease, reservation = self.ids['lease_id'][0], self.ids[
             'reservation_id'][0]
         out = []
         for method, template in routes:
-            body_factory = test_fuzz.VALID_BODIES.get((method, template))
-            body = (test_fuzz._filled(body_factory(), self.ids)
+            body_factory = api_routes.VALID_BODIES.get((method, template))
+            body = (api_routes.filled(body_factory(), self.ids)
                     if body_factory else None)
             for query in self.QUERIES.get(template, ['']):
                 query = query.format(lease=lease, reservation=reservation)

@@ -9,7 +9,9 @@ hides from a running interpreter. Rules, from doc/source/admin/architecture:
 - ``query/`` is pure: it imports neither ``db/`` nor any layer doing I/O;
 - ``db/`` never imports the layers above it;
 - only the API checks policy;
-- only ``db/`` opens database sessions (all SQL lives there).
+- only ``db/`` opens database sessions (all SQL lives there);
+- no module imports a test module (``test_*``): what tests share lives in
+  fixtures and base modules, so each test runs where it is defined.
 """
 
 import ast
@@ -28,12 +30,13 @@ IO = UPPER + ('db',)
 SESSION_MODULE = 'blazar_ext.db.session'
 
 
-def _modules(root: str) -> dict:
-    """{dotted name: path} of every module under ``root``, tests aside."""
+def _modules(root: str, tests: bool = False) -> dict:
+    """{dotted name: path} of every module under ``root``, tests aside
+    unless ``tests``."""
     found = {}
     base = os.path.dirname(root)
     for directory, subdirs, files in os.walk(root):
-        subdirs[:] = [d for d in subdirs if d != 'tests']
+        subdirs[:] = [d for d in subdirs if tests or d != 'tests']
         for name in files:
             if not name.endswith('.py'):
                 continue
@@ -68,10 +71,10 @@ def _imported(module: str, path: str, modules: dict) -> set:
     return {name for name in names if name in modules and name != module}
 
 
-def import_graph(root: str) -> dict:
+def import_graph(root: str, tests: bool = False) -> dict:
     """{module: set of package modules it imports} for the package at
-    ``root``."""
-    modules = _modules(root)
+    ``root`` (with its tests if ``tests``)."""
+    modules = _modules(root, tests)
     return {name: _imported(name, path, modules)
             for name, path in modules.items()}
 
@@ -146,6 +149,14 @@ def violations(graph: dict, source_layers, forbidden) -> list:
                   for target in targets if _in(target, forbidden))
 
 
+def imports_of_test_modules(graph: dict) -> list:
+    """The edges into a test module (one named ``test_*``)."""
+    return sorted('%s -> %s' % (module, target)
+                  for module, targets in graph.items()
+                  for target in targets
+                  if target.rpartition('.')[2].startswith('test_'))
+
+
 class TestCheckers(testtools.TestCase):
     """The checkers find what they look for (so a pass means something)."""
 
@@ -170,6 +181,12 @@ class TestCheckers(testtools.TestCase):
                                         'blazar_ext.query.y'}}
         self.assertEqual(['blazar_ext.query.x -> blazar_ext.db.models.host'],
                          violations(graph, ['query'], IO))
+
+    def test_test_module_imports(self):
+        graph = {'t.test_a': {'t.test_b', 't.fixtures'},
+                 't.test_b': {'t.fixtures'}, 't.fixtures': set()}
+        self.assertEqual(['t.test_a -> t.test_b'],
+                         imports_of_test_modules(graph))
 
     def test_relative_and_from_imports_resolved(self):
         root = self.useFixture(fixtures.TempDir()).path
@@ -223,3 +240,9 @@ class TestLayers(testtools.TestCase):
                          if SESSION_MODULE in targets and
                          not _in(module, ['db']))
         self.assertEqual([], outside)
+
+    def test_no_test_module_imports_another(self):
+        graph = import_graph(os.path.dirname(blazar_ext.__file__),
+                             tests=True)
+        self.assertIn('blazar_ext.tests.functional.test_fuzz', graph)
+        self.assertEqual([], imports_of_test_modules(graph))

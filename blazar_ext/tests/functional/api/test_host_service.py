@@ -15,44 +15,14 @@ from blazar_ext import context
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import backends
 
 host_reservation = base.host_reservation
 OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
-PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
 NET = 'public-net'
 
 
-class ServiceTestCase(base.HostProviderTestCase):
-
-    def set_reservable(self, host: dict, reservable, reason=None,
-                       expect: int = 200) -> dict:
-        body = {'reservable': reservable}
-        if reason is not None:
-            body['reservable_reason'] = reason
-        resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'], body)
-        self.assertEqual(expect, resp.status, resp.text)
-        return resp.json().get('host', resp.json())
-
-    def host(self, host: dict) -> dict:
-        return self.request('GET', '/v1/os-hosts/%s' % host['id']).json()[
-            'host']
-
-    def provider_traits(self, name: str) -> list:
-        provider = self.provider(name)
-        return self.request(
-            'GET', '/placement/resource_providers/%s/traits'
-            % provider['uuid'], headers=PLACEMENT).json()['traits']
-
-    def capture_notifications(self) -> list:
-        from oslo_messaging.notify import _impl_test
-        self.conf.set_override('driver', ['test'],
-                               group='oslo_messaging_notifications')
-        _impl_test.reset()
-        self.addCleanup(_impl_test.reset)
-        return _impl_test.NOTIFICATIONS
-
-
-class TestOutOfService(ServiceTestCase):
+class TestOutOfService(base.HostServiceTestCase):
 
     def test_disable_and_enable_through_the_api(self):
         host = self.add_host('h1')
@@ -119,7 +89,7 @@ class TestOutOfService(ServiceTestCase):
         self.assertTrue(self.host(host)['reservable'])
 
 
-class TestManageCommand(ServiceTestCase):
+class TestManageCommand(base.HostServiceTestCase):
 
     def manage(self, *argv: str) -> int:
         parser = argparse.ArgumentParser()
@@ -147,7 +117,7 @@ class TestManageCommand(ServiceTestCase):
         self.assertIn('--reason', proc.stdout)
 
 
-class TestBlazarClient(ServiceTestCase):
+class TestBlazarClient(base.HostServiceTestCase):
     """``openstack reservation host set --extra reservable=false``."""
 
     def setUp(self):
@@ -188,7 +158,7 @@ class TestBlazarClient(ServiceTestCase):
         self.assertTrue(shown['reservable'])
 
 
-class TestHealing(ServiceTestCase):
+class TestHealing(base.HostServiceTestCase):
 
     def reservation(self, lease_id: str) -> dict:
         [reservation] = self.show(lease_id)['reservations']
@@ -344,7 +314,7 @@ class TestHealing(ServiceTestCase):
         self.assertIn('degraded', resp.json()['error_message'])
 
 
-class TestFloatingIPHealing(ServiceTestCase):
+class TestFloatingIPHealing(base.HostServiceTestCase):
     """virtual:floatingip heals through the same hook."""
 
     def add_fip(self, address: str) -> dict:
@@ -399,7 +369,7 @@ def instances(**values) -> dict:
     return spec
 
 
-class TestInstanceHealing(ServiceTestCase):
+class TestInstanceHealing(base.HostServiceTestCase):
     """virtual:instance slots on a failed host are packed anew."""
 
     def add_sized(self, name: str, **values) -> dict:
@@ -477,12 +447,19 @@ class TestInstanceHealing(ServiceTestCase):
         """{child provider name: capacity} offering the class."""
         resp = self.request(
             'GET', '/placement/allocation_candidates?resources=%s:1'
-            % resource_class, headers=PLACEMENT)
+            % resource_class, headers=base.PLACEMENT_LATEST)
         self.assertEqual(200, resp.status, resp.text)
         by_uuid = {p['uuid']: p['name'] for p in self.request(
             'GET', '/placement/resource_providers',
-            headers=PLACEMENT).json()['resource_providers']}
+            headers=base.PLACEMENT_LATEST).json()['resource_providers']}
         # From 1.29 the summaries cover whole trees: the hosts too.
         return {by_uuid[uuid]: s['resources'][resource_class]['capacity']
                 for uuid, s in resp.json()['provider_summaries'].items()
                 if resource_class in s['resources']}
+
+
+# Healing again on MariaDB/MySQL and PostgreSQL (skipped without them).
+TestHealingMySQL, TestHealingPostgreSQL = (
+    backends.on_each_backend(TestHealing))
+TestInstanceHealingMySQL, TestInstanceHealingPostgreSQL = (
+    backends.on_each_backend(TestInstanceHealing))

@@ -1,4 +1,7 @@
-"""The lease tests again on MariaDB/MySQL and PostgreSQL, in process.
+"""Lease creates under row locks only, on MariaDB/MySQL and PostgreSQL.
+
+The lease API tests themselves run on both too, from their own modules
+(``backends.on_each_backend``).
 
 Skipped when the ``openstack_citest`` login of tools/test-setup.sh does not
 work. Checks the row-locking selection (SELECT ... FOR UPDATE with LIMIT
@@ -16,9 +19,6 @@ from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_lease_concurrency
-from blazar_ext.tests.functional.api import test_lease_update
-from blazar_ext.tests.functional.api import test_leases
 from blazar_ext.tests.functional import backends
 
 
@@ -78,40 +78,4 @@ class TestRowLocksMySQL(_OnBackend, _RowLocksOnly,
 
 class TestRowLocksPostgreSQL(_OnBackend, _RowLocksOnly,
                              base.LeaseTestCase):
-    BACKEND = 'postgresql'
-
-
-class TestLeaseCreateMySQL(_OnBackend, test_leases.TestLeaseCreate):
-    BACKEND = 'mysql'
-
-
-class TestLeaseLifecycleMySQL(_OnBackend, test_leases.TestLeaseLifecycle):
-    BACKEND = 'mysql'
-
-
-class TestLeaseUpdateMySQL(_OnBackend, test_lease_update.TestLeaseUpdate):
-    BACKEND = 'mysql'
-
-
-class TestConcurrentMySQL(_OnBackend,
-                          test_lease_concurrency.TestConcurrentCreates):
-    BACKEND = 'mysql'
-
-
-class TestLeaseCreatePostgreSQL(_OnBackend, test_leases.TestLeaseCreate):
-    BACKEND = 'postgresql'
-
-
-class TestLeaseLifecyclePostgreSQL(_OnBackend,
-                                   test_leases.TestLeaseLifecycle):
-    BACKEND = 'postgresql'
-
-
-class TestLeaseUpdatePostgreSQL(_OnBackend,
-                                test_lease_update.TestLeaseUpdate):
-    BACKEND = 'postgresql'
-
-
-class TestConcurrentPostgreSQL(_OnBackend,
-                               test_lease_concurrency.TestConcurrentCreates):
     BACKEND = 'postgresql'

@@ -10,6 +10,7 @@ from blazar_ext import context
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
+from blazar_ext.tests.functional import backends
 
 
 class TestConcurrentCreates(base.LeaseTestCase):
@@ -63,3 +64,8 @@ class TestOneSelectionQuery(base.LeaseTestCase):
         self.assertEqual(1, len(selecting), selecting)
         self.assertIn('NOT (EXISTS', selecting[0])
         self.assertIn('LIMIT', selecting[0])
+
+
+# The same on MariaDB/MySQL and PostgreSQL (skipped without them).
+TestConcurrentCreatesMySQL, TestConcurrentCreatesPostgreSQL = (
+    backends.on_each_backend(TestConcurrentCreates))

@@ -9,6 +9,7 @@ from oslo_utils import timeutils
 from blazar_ext import exceptions
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import backends
 
 _date = base.lease_date
 host_reservation = base.host_reservation
@@ -312,3 +313,8 @@ class TestEnforcementSeam(base.LeaseTestCase):
         self.request('DELETE', '/v1/leases/%s' % active['id'])
         self.assertEqual(('end', active['id']),
                          (chain.seen[-1][0], chain.seen[-1][1]['id']))
+
+
+# The same on MariaDB/MySQL and PostgreSQL (skipped without them).
+TestLeaseUpdateMySQL, TestLeaseUpdatePostgreSQL = (
+    backends.on_each_backend(TestLeaseUpdate))

@@ -12,6 +12,7 @@ from blazar_ext.db.models import host as host_models
 from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import backends
 
 _date = base.lease_date
 host_reservation = base.host_reservation
@@ -314,3 +315,10 @@ class TestLeaseLifecycle(base.LeaseTestCase):
                 break
             time.sleep(0.05)
         self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+
+
+# The same on MariaDB/MySQL and PostgreSQL (skipped without them).
+TestLeaseCreateMySQL, TestLeaseCreatePostgreSQL = (
+    backends.on_each_backend(TestLeaseCreate))
+TestLeaseLifecycleMySQL, TestLeaseLifecyclePostgreSQL = (
+    backends.on_each_backend(TestLeaseLifecycle))
