@@ -23,6 +23,7 @@ from blazar_ext.api.metadefs import versions as metadefs_versions
 from blazar_ext.api.middleware import auth
 from blazar_ext.api.middleware import dispatch
 from blazar_ext.api.middleware import sizelimit
+from blazar_ext.api import pecan_argspec
 from blazar_ext.api.placement import app as placement_app
 from blazar_ext.api.v1 import app as v1_app
 from blazar_ext import policy
@@ -33,6 +34,7 @@ CONF = cfg.CONF
 def build(conf: cfg.ConfigOpts = CONF):
     """Build the API's WSGI application from configuration."""
     policy.init(conf)
+    pecan_argspec.install()
     app = dispatch.PrefixDispatcher(v1_app.build(), [
         ('/placement', placement_app.build(), True),
         ('/v2', metadefs_app.build(), True),
