@@ -48,6 +48,7 @@ import sqlalchemy as sa
 
 from blazar_ext import conf as blazar_conf
 from blazar_ext import context as blazar_context
+from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db import migration
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import lease as lease_models
@@ -109,6 +110,7 @@ def load_hosts(count: int, out_of_service: int) -> list:
              'capability_number': language.number_of(value(i))}
             for i, name in enumerate(names)
             for cap, value in CAPABILITIES.items()])
+        capability_api.fill_values(session, 'physical:host')
     return [ids[name] for name in names]
 
 

@@ -38,6 +38,7 @@ import webob
 from blazar_ext.api import app as api_app
 from blazar_ext import conf as blazar_conf
 from blazar_ext import context as blazar_context
+from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db import migration
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db import session as db_session
@@ -107,6 +108,7 @@ def load_hosts(count: int) -> list:
         session.execute(sa.insert(host_models.ComputeHost), hosts)
         session.execute(sa.insert(host_models.ComputeHostExtraCapability),
                         values)
+        capability_api.fill_values(session, 'physical:host')
     return [h['id'] for h in hosts]
 
 

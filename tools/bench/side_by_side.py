@@ -47,6 +47,7 @@ import seed  # noqa: E402
 from blazar_ext.api import app as api_app  # noqa: E402
 from blazar_ext import conf as blazar_conf  # noqa: E402
 from blazar_ext import context as blazar_context  # noqa: E402
+from blazar_ext.db.api import capability as capability_api  # noqa: E402
 from blazar_ext.db import migration  # noqa: E402
 from blazar_ext.db.models import host as host_models  # noqa: E402
 from blazar_ext.db import session as db_session  # noqa: E402
@@ -131,6 +132,8 @@ def ext_seed(hosts: int, per_host: int, listed: int,
             session.execute(sa.insert(host_models.ComputeHost), rows)
             session.execute(
                 sa.insert(host_models.ComputeHostExtraCapability), values)
+    with db_session.writer.using(context) as session:
+        capability_api.fill_values(session, 'physical:host')
     batch, n = [], 0
     for i in range(1, hosts + 1):
         for start, end in seed.reservation_windows(i, per_host, base):

@@ -581,6 +581,10 @@ def write(context, planned: Plan) -> dict:
             for host in rows['computehosts']]
         for name, model in TARGET_MODELS.items():
             _insert(session, model, rows[name])
+        # The distinct values properties discovery reads.
+        capability_api.fill_values(session, host_api.RESOURCE_TYPE, {
+            row['capability_id']
+            for row in rows['computehost_extra_capabilities']})
         for host_id in out_of_service:
             # As an operator's disable: the provider gets
             # COMPUTE_STATUS_DISABLED, and no health source brings the

@@ -44,7 +44,11 @@ _VALUE_MODELS = {
 
 
 def register_value_model(resource_type: str, model) -> None:
-    """Declare the capability value table of ``resource_type``."""
+    """Declare the capability value table of ``resource_type``.
+
+    Its writers call refresh_values() (or fill_values() after a bulk
+    load) in the same transaction, or discovery does not see the values.
+    """
     _VALUE_MODELS[resource_type] = model
 
 
@@ -69,13 +73,83 @@ def _sorted_values(values) -> list:
         return sorted(values)
 
 
-def _distinct_values(session, value_model, capability_id: str) -> list:
-    # A range scan of the (capability_id, capability_value) index, read in
-    # index order, so the database groups without sorting.
-    return _sorted_values(session.scalars(
-        sa.select(value_model.capability_value)
-        .where(value_model.capability_id == capability_id)
-        .group_by(value_model.capability_value)))
+# --- The distinct values discovery reads ------------------------------------
+#
+# extra_capability_values holds one row per (capability, distinct value)
+# with the number of resources that have it. Every writer of a value table
+# recounts the pairs it touched in its own transaction, so the listing
+# reads a table the size of its answer instead of grouping every value row
+# of every resource.
+
+_SUMMARY = host_models.ExtraCapabilityValue.__table__
+
+
+def _chunks(values: list, size: int = 500):
+    """Slices of ``values`` small enough for an IN list on every database."""
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
+
+
+def _recount(session, value_model, where) -> None:
+    """Replace the summary rows matching ``where(table)`` with counts of the
+    value rows matching it."""
+    session.execute(sa.delete(_SUMMARY).where(*where(_SUMMARY.c)))
+    values = value_model.__table__.c
+    session.execute(_SUMMARY.insert().from_select(
+        ['capability_id', 'capability_value', 'resources'],
+        sa.select(values.capability_id, values.capability_value,
+                  sa.func.count())
+        .where(*where(values))
+        .group_by(values.capability_id, values.capability_value),
+        include_defaults=False))
+
+
+def refresh_values(session, resource_type: str, touched) -> None:
+    """Recount the (capability_id, value) pairs ``touched`` in the summary
+    discovery reads.
+
+    Call it in the writer transaction that inserted, updated or deleted
+    value rows of ``resource_type``, with every pair it wrote or removed
+    (old values included); an index range per pair.
+    """
+    value_model = _value_model(resource_type)
+    by_capability: dict = {}
+    for capability_id, value in touched:
+        by_capability.setdefault(capability_id, set()).add(value)
+    for capability_id, values in sorted(by_capability.items()):
+        for chunk in _chunks(sorted(values)):
+            _recount(session, value_model, lambda c, i=capability_id,
+                     chunk=chunk: (c.capability_id == i,
+                                   c.capability_value.in_(chunk)))
+
+
+def fill_values(session, resource_type: str, capability_ids=None) -> None:
+    """Rebuild the summary of ``resource_type``'s capabilities (of
+    ``capability_ids`` only, if given) from its value rows.
+
+    For bulk loads (the Blazar import, benches) that write value rows
+    without refresh_values(); run it in their transaction.
+    """
+    value_model = _value_model(resource_type)
+    if capability_ids is None:
+        names = host_models.ExtraCapability.__table__.c
+        of_type = sa.select(names.id).where(
+            names.resource_type == resource_type)
+        _recount(session, value_model,
+                 lambda c: (c.capability_id.in_(of_type),))
+        return
+    for chunk in _chunks(sorted(set(capability_ids))):
+        _recount(session, value_model,
+                 lambda c, chunk=chunk: (c.capability_id.in_(chunk),))
+
+
+def _summary_values(rows) -> dict:
+    """{key: sorted distinct values} of (key, value) rows; a pair counted
+    twice by two racing writers shows once."""
+    found: dict = {}
+    for key, value in rows:
+        found.setdefault(key, set()).add(value)
+    return {key: _sorted_values(values) for key, values in found.items()}
 
 
 def property_list(context, resource_type: str, include_private: bool,
@@ -83,43 +157,31 @@ def property_list(context, resource_type: str, include_private: bool,
     """Capabilities of ``resource_type`` that at least one resource has.
 
     Each item is {'property', 'private'} plus, with ``detail``, 'values':
-    the distinct values. The database computes both from the
-    (capability_id, capability_value) index; no resource row is loaded.
+    the distinct values, read from the summary refresh_values() keeps.
     """
-    value_model = _value_model(resource_type)
-    names = host_models.ExtraCapability
+    _value_model(resource_type)
+    names = host_models.ExtraCapability.__table__.c
     where = [names.resource_type == resource_type]
     if not include_private:
         where.append(names.private == sa.false())
     with db_session.reader.using(context) as session:
+        # Core rows (Table columns): no ORM processing per value.
+        known = {name: private for name, private in session.execute(
+            sa.select(names.capability_name, names.private).where(
+                *where, sa.exists().where(
+                    _SUMMARY.c.capability_id == names.id)))}
         if not detail:
-            in_use = sa.exists().where(value_model.capability_id == names.id)
-            rows = session.execute(
-                sa.select(names.capability_name, names.private)
-                .where(*where, in_use)
-                .order_by(names.capability_name))
             return [{'property': name, 'private': private}
-                    for name, private in rows]
-        known = {capability_id: (name, private)
-                 for capability_id, name, private in session.execute(
-                     sa.select(names.id, names.capability_name,
-                               names.private).where(*where))}
-        # One scan of the (capability_id, capability_value) index, grouped
-        # in index order: one query, where one per name cost more in
-        # round trips than the scan itself.
-        values: dict = {}
-        for capability_id, value in session.execute(
-                sa.select(value_model.capability_id,
-                          value_model.capability_value)
-                .where(value_model.capability_id.in_(list(known)))
-                .group_by(value_model.capability_id,
-                          value_model.capability_value)):
-            values.setdefault(capability_id, []).append(value)
-        items = [{'property': known[capability_id][0],
-                  'private': known[capability_id][1],
-                  'values': _sorted_values(found)}
-                 for capability_id, found in values.items()]
-        return sorted(items, key=lambda item: item['property'])
+                    for name, private in sorted(known.items())]
+        values = _summary_values(session.execute(
+            sa.select(names.capability_name, _SUMMARY.c.capability_value)
+            .select_from(_SUMMARY.join(
+                host_models.ExtraCapability.__table__,
+                names.id == _SUMMARY.c.capability_id))
+            .where(*where)))
+    return [{'property': name, 'private': known[name],
+             'values': values[name]}
+            for name in sorted(values) if name in known]
 
 
 def _get_name_row(session, resource_type: str, name: str):
@@ -140,12 +202,14 @@ def property_get(context, resource_type: str, name: str) -> dict:
     ResourceTypeNotFound or ResourcePropertyNotFound when unknown. The
     caller decides whether a private property may be shown.
     """
-    value_model = _value_model(resource_type)
+    _value_model(resource_type)
     with db_session.reader.using(context) as session:
         capability_id, private = _get_name_row(session, resource_type, name)
+        values = _summary_values(session.execute(
+            sa.select(_SUMMARY.c.capability_id, _SUMMARY.c.capability_value)
+            .where(_SUMMARY.c.capability_id == capability_id)))
         return {'property': name, 'private': private,
-                'values': _distinct_values(session, value_model,
-                                           capability_id)}
+                'values': values.get(capability_id, [])}
 
 
 def property_record(context, resource_type: str, name: str) -> dict:

@@ -207,6 +207,8 @@ def host_create(context, values: dict, capabilities: dict,
         except db_exc.DBDuplicateEntry:
             raise exceptions.HostExists(host=values['hypervisor_hostname'])
         _set_capabilities(session, host.id, capabilities, private_default)
+        capability_api.refresh_values(session, RESOURCE_TYPE,
+                                      _value_pairs(session, host.id))
         _link_provider(context, session, host)
         return _to_dicts(session, [host])[0]
 
@@ -316,6 +318,7 @@ def host_update_capabilities(context, host_id, capabilities: dict,
     """Set capability values; a None value removes that capability."""
     with db_session.writer.using(context) as session:
         host = _get_model(session, host_id)
+        before = _value_pairs(session, host.id)
         removed = [name for name, value in capabilities.items()
                    if value is None]
         if removed:
@@ -333,8 +336,19 @@ def host_update_capabilities(context, host_id, capabilities: dict,
             session, host.id,
             {k: v for k, v in capabilities.items() if v is not None},
             private_default)
+        # Only the pairs that came or went change a count.
+        capability_api.refresh_values(
+            session, RESOURCE_TYPE, before ^ _value_pairs(session, host.id))
         session.expire(host)
         return _to_dicts(session, [host])[0]
+
+
+def _value_pairs(session, host_id: str) -> set:
+    """The host's (capability_id, value) pairs."""
+    values = models.ComputeHostExtraCapability.__table__.c
+    return set(session.execute(
+        sa.select(values.capability_id, values.capability_value).where(
+            values.computehost_id == host_id)).all())
 
 
 def _set_capabilities(session, host_id: str, capabilities: dict,
@@ -383,8 +397,10 @@ def host_delete(context, host_id, now=None) -> None:
             raise exceptions.HostInUse(host=host_id)
         session.execute(sa.delete(lease_models.ComputeHostAllocation).where(
             lease_models.ComputeHostAllocation.compute_host_id == host.id))
+        pairs = _value_pairs(session, host.id)
         session.execute(sa.delete(models.ComputeHostExtraCapability).where(
             models.ComputeHostExtraCapability.computehost_id == host.id))
+        capability_api.refresh_values(session, RESOURCE_TYPE, pairs)
         provider_id = host.resource_provider_id
         session.delete(host)
         session.flush()

@@ -77,6 +77,30 @@ class ExtraCapability(base.BASE):
                         server_default=sa.false())
 
 
+class ExtraCapabilityValue(base.BASE):
+    """A distinct value of a capability and how many resources have it.
+
+    Properties discovery reads this small table instead of grouping every
+    value row (revision 0012). db.api.capability.refresh_values keeps it,
+    in the transaction of each write to a capability value table.
+    """
+
+    __tablename__ = 'extra_capability_values'
+    __table_args__ = (
+        sa.Index('ix_extra_capability_values_capability_value',
+                 'capability_id', 'capability_value',
+                 mysql_length={'capability_value': 255}),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    capability_id = sa.Column(
+        sa.String(36), sa.ForeignKey('extra_capabilities.id',
+                                     ondelete='CASCADE'),
+        nullable=False)
+    capability_value = sa.Column(sa.Text, nullable=False)
+    resources = sa.Column(sa.Integer, nullable=False)
+
+
 class ComputeHostExtraCapability(base.BASE):
     """The value one host has for one capability."""
 

@@ -311,6 +311,80 @@ class _HostPropertiesMixin:
         self.assertIsNone(numbers['1e3'])
         self.assertIsNone(numbers['true'])
 
+    def _summary(self) -> dict:
+        with db_session.reader.using(self.context) as session:
+            summary = models.ExtraCapabilityValue
+            return {(name, value): count for name, value, count in
+                    session.execute(
+                        sa.select(models.ExtraCapability.capability_name,
+                                  summary.capability_value,
+                                  summary.resources)
+                        .join(models.ExtraCapability, models.ExtraCapability.id
+                              == summary.capability_id))}
+
+    def _grouped(self) -> dict:
+        """What the summary must hold: the value rows, grouped."""
+        with db_session.reader.using(self.context) as session:
+            values = models.ComputeHostExtraCapability
+            return {(name, value): count for name, value, count in
+                    session.execute(
+                        sa.select(models.ExtraCapability.capability_name,
+                                  values.capability_value, sa.func.count())
+                        .join(models.ExtraCapability, models.ExtraCapability.id
+                              == values.capability_id)
+                        .group_by(models.ExtraCapability.capability_name,
+                                  values.capability_value))}
+
+    def _listed(self) -> dict:
+        return {item['property']: item['values']
+                for item in capability_api.property_list(
+                    self.context, 'physical:host', True, True)}
+
+    def test_distinct_values_follow_every_write(self):
+        self.assertEqual(self._grouped(), self._summary())
+        self.assertIn('r1', self._listed()['rack'])
+        self.assertEqual(1, self._summary()[('gpu', 'true')])
+        h1, h2 = self._host_id('h1'), self._host_id('h2')
+        # A value changes, one goes, one comes, one more host shares one.
+        host_api.host_update_capabilities(
+            self.context, h1, {'rack': 'r7', 'label': None, 'tier': 'gold',
+                               'gpu': 'false'})
+        self.assertEqual(self._grouped(), self._summary())
+        listed = self._listed()
+        self.assertNotIn('r1', listed['rack'])
+        self.assertIn('r7', listed['rack'])
+        self.assertEqual(['gold'], listed['tier'])
+        self.assertEqual(['false'], listed['gpu'])
+        self.assertEqual(2, self._summary()[('gpu', 'false')])
+        self.assertEqual(['gold'], capability_api.property_get(
+            self.context, 'physical:host', 'tier')['values'])
+        host_api.host_create(self.context, {
+            'hypervisor_hostname': 'h6', 'cpu_info': '{}', 'vcpus': 1,
+            'memory_mb': 1, 'hypervisor_type': 'QEMU',
+            'hypervisor_version': 1, 'local_gb': 1}, {'tier': 'gold'})
+        self.assertEqual(2, self._summary()[('tier', 'gold')])
+        # The last host with a value goes: so does the value, and a name
+        # no host has any more leaves the listing.
+        host_api.host_delete(self.context, h2)
+        host_api.host_update_capabilities(self.context, h1, {'ram_speed':
+                                                             None})
+        self.assertEqual(self._grouped(), self._summary())
+        listed = self._listed()
+        self.assertNotIn('Skylake-Server', listed['cpu_model'])
+        self.assertNotIn('ram_speed', listed)
+        self.assertNotIn('ram_speed', [
+            item['property'] for item in capability_api.property_list(
+                self.context, 'physical:host', True, False)])
+
+    def test_fill_values_rebuilds_from_value_rows(self):
+        expected = self._grouped()
+        with db_session.writer.using(self.context) as session:
+            session.execute(sa.delete(models.ExtraCapabilityValue))
+        self.assertEqual({}, self._listed())
+        with db_session.writer.using(self.context) as session:
+            capability_api.fill_values(session, 'physical:host')
+        self.assertEqual(expected, self._summary())
+
     def _host_id(self, name: str):
         with db_session.reader.using(self.context) as session:
             return session.scalar(

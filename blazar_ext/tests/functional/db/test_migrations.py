@@ -258,6 +258,31 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
         self.assertEqual(7, numbers['007'])
         self.assertIsNone(numbers['1.5e3'])
 
+    def test_capability_value_summary_filled_from_existing_rows(self):
+        migration.upgrade('0001', self.engine)
+        legacy = self._insert_legacy_rows()
+        migration.upgrade('0011', self.engine)
+        self.assertNotIn('extra_capability_values', self._tables())
+
+        migration.upgrade('0012', self.engine)
+        tables = self._tables()
+        summary, names = (tables['extra_capability_values'],
+                          tables['extra_capabilities'])
+        with self.engine.connect() as conn:
+            found = {(name, value): count
+                     for name, value, count in conn.execute(
+                         sa.select(names.c.capability_name,
+                                   summary.c.capability_value,
+                                   summary.c.resources)
+                         .join(names, names.c.id ==
+                               summary.c.capability_id))}
+        expected: dict = {}
+        for _row_id, _host, name, value, _created in legacy:
+            expected[(name, value)] = expected.get((name, value), 0) + 1
+        self.assertEqual(expected, found)
+        self.assertEqual(2, found[('gpu', 'true')])
+        self.assertEqual(1, found[('notes', LONG_VALUE)])
+
     def test_host_ids_become_strings_everywhere_they_are_used(self):
         migration.upgrade('0009', self.engine)
         numbered = self._insert_numbered_hosts()
