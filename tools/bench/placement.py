@@ -1,27 +1,68 @@
 #!/usr/bin/env python3
-"""Placement-compatible API at scale: load rate and query latency.
+"""Placement API at scale: blazar_ext and upstream Placement 16 side by side.
 
-    python tools/bench/placement.py [--providers 10000] [--api-load 1000]
-                                    [--requests 20] [--database URL]
+    python tools/bench/placement.py [--sizes 1000,10000] [--ext-only 50000]
+        [--scenarios flat,nested] [--requests 10] [--upstream-requests 5]
+        [--database URL_PREFIX] [--placement-venv DIR]
+    python tools/bench/placement.py --alone [--providers 10000]
+        [--api-load 1000] [--requests 20] [--database URL]
 
-Serves the API with cheroot on 127.0.0.1 (noauth) over a fresh SQLite file
-(or --database, e.g. a MySQL or PostgreSQL URL of an empty database).
-Loads --api-load providers through the HTTP API (POST provider, PUT
-inventories VCPU/MEMORY_MB/DISK_GB, PUT traits) and prints that load rate,
-then bulk-loads the rest through the db layer, up to --providers. Every
-provider has HW_CPU_X86_SSE; half have HW_CPU_X86_AVX, one in ten has
-CUSTOM_GPU. Then prints the median and 95th percentile of
+Side by side (the default): for each size and scenario, blazar_ext
+(``blazar-ext-api``, one worker, 16 threads, ``[api] auth_strategy =
+noauth``) and upstream Placement 16.0.0 (tools/placement/serve.py in its
+own venv: cheroot, 16 threads, ``[api] auth_strategy = noauth2``) each run
+in their own process over their own fresh database (SQLite files by
+default), with the same data: the one custom trait is made through each
+API (PUT /traits/CUSTOM_GPU), then providers, inventories, traits and
+aggregates are inserted by bulk SQL into each service's own schema (the
+same table layout on both sides), with the same ids and uuids. Each query
+is then asked of both, alternately, so a busy machine slows both alike;
+the bench prints medians, the ratio upstream/blazar_ext and the number of
+allocation requests or providers each side returned (they must match for
+the comparison to mean anything: a mismatch is flagged with ``!=``).
 
-    GET /allocation_candidates?resources=VCPU:1
-        &required=HW_CPU_X86_AVX,!CUSTOM_GPU
-    GET /resource_providers?required=HW_CPU_X86_AVX,!CUSTOM_GPU
+Scenarios, ``size`` being the number of hosts (root providers):
 
-with and without a limit. Upstream Placement on this kind of machine at
-10,000 providers: 733 ms and 131 ms, about 57 requests per second loading.
+flat
+    Every host has VCPU 32 (allocation_ratio 4.0), MEMORY_MB 131072 and
+    DISK_GB 2000, and HW_CPU_X86_SSE; half have HW_CPU_X86_AVX, one in ten
+    CUSTOM_GPU. Queries: GET /allocation_candidates?resources=VCPU:1
+    &required=HW_CPU_X86_AVX,!CUSTOM_GPU (also with limit=100) and
+    GET /resource_providers?required=HW_CPU_X86_AVX,!CUSTOM_GPU.
+nested
+    Every host (traits as above, no inventory) has two NUMA children with
+    VCPU 16 (ratio 4.0) and MEMORY_MB 65536 each; every 100 hosts share a
+    storage pool (DISK_GB 100000, MISC_SHARES_VIA_AGGREGATE) through one
+    aggregate (3.01 providers per host). Queries, all with
+    root_required=HW_CPU_X86_AVX,!CUSTOM_GPU: the unnamed group
+    resources=VCPU:1,MEMORY_MB:1024,DISK_GB:100 (spread over the tree and
+    the pool: 4 candidates per host); granular resources1=VCPU:1
+    &resources2=MEMORY_MB:1024&resources3=DISK_GB:100&group_policy=isolate
+    (2 per host); granular resources1=VCPU:1,MEMORY_MB:1024
+    &resources2=DISK_GB:100&group_policy=none (2 per host). (With the
+    pool's DISK_GB in the unnamed group and isolate, upstream returns one
+    host per pool: a query both answer alike is the honest one.)
 
-Figures (2 cores, SQLite file, ``--api-load 300 --requests 10``, medians;
-"before" is the code at 186da97, both measured back to back):
+``--ext-only`` sizes run blazar_ext alone (upstream would take minutes a
+request). The upstream venv is --placement-venv, else
+$BLAZAR_EXT_PLACEMENT_VENV, else .placement-venv in the repository root
+(tools/placement/setup-venv.sh makes it). ``--database`` takes a server
+URL without a database name (mysql+pymysql://root@127.0.0.1,
+postgresql://postgres@127.0.0.1): every side, scenario and size gets a
+fresh database there, dropped afterwards.
 
+Side-by-side figures: see FIGURES below and the README's speed table.
+
+``--alone`` is the former blazar_ext-only bench, in process: it loads
+--api-load providers through the HTTP API (POST provider, PUT inventories,
+PUT traits) and prints that load rate, bulk-loads the rest up to
+--providers (the flat scenario's data), then prints the median and 95th
+percentile of the flat queries. Upstream Placement on this kind of
+machine at 10,000 providers: about 57 requests per second loading.
+
+Former figures of ``--alone`` (2 cores, SQLite file, ``--api-load 300
+--requests 10``, medians; "before" is the code at 186da97, both measured
+back to back):
 =====================================  ==========  ==========
 query / load                           before      after
 =====================================  ==========  ==========
@@ -44,11 +85,17 @@ request (about 40% of it). See git log -- blazar_ext/db/api/placement.
 """
 
 import argparse
+import dataclasses
+import datetime
 import os
+import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
+import uuid
 
 from cheroot import wsgi
 from oslo_db.sqlalchemy import engines
@@ -66,15 +113,38 @@ from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 
 CONF = blazar_conf.CONF
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 HEADERS = {'X-Auth-Token': 'admin',
            'OpenStack-API-Version': 'placement 1.39'}
-QUERIES = [
-    '/allocation_candidates?resources=VCPU:1'
-    '&required=HW_CPU_X86_AVX,!CUSTOM_GPU',
-    '/allocation_candidates?resources=VCPU:1'
-    '&required=HW_CPU_X86_AVX,!CUSTOM_GPU&limit=100',
-    '/resource_providers?required=HW_CPU_X86_AVX,!CUSTOM_GPU',
-]
+FLAT_FILTER = 'required=HW_CPU_X86_AVX,!CUSTOM_GPU'
+ROOT_FILTER = 'root_required=HW_CPU_X86_AVX,!CUSTOM_GPU'
+SCENARIOS = {
+    'flat': [
+        ('candidates, required',
+         '/allocation_candidates?resources=VCPU:1&' + FLAT_FILTER),
+        ('candidates, required, limit=100',
+         '/allocation_candidates?resources=VCPU:1&' + FLAT_FILTER
+         + '&limit=100'),
+        ('providers, required', '/resource_providers?' + FLAT_FILTER),
+    ],
+    'nested': [
+        ('nested: VCPU,MEMORY_MB,DISK_GB',
+         '/allocation_candidates?resources=VCPU:1,MEMORY_MB:1024,'
+         'DISK_GB:100&' + ROOT_FILTER),
+        ('granular isolate: VCPU, MEMORY_MB, DISK_GB',
+         '/allocation_candidates?resources1=VCPU:1'
+         '&resources2=MEMORY_MB:1024&resources3=DISK_GB:100'
+         '&group_policy=isolate&' + ROOT_FILTER),
+        ('granular: 1 VCPU+MEMORY_MB, 2 DISK_GB',
+         '/allocation_candidates?resources1=VCPU:1,MEMORY_MB:1024'
+         '&resources2=DISK_GB:100&group_policy=none&' + ROOT_FILTER),
+    ],
+}
+QUERIES = [path for _label, path in SCENARIOS['flat']]
+NUMA_PER_HOST = 2
+HOSTS_PER_POOL = 100
+UUIDS = uuid.UUID('5e1d0b5c-7a4e-4c2a-9a57-1f0c7f5b2d14')
 
 
 def traits_for(i: int) -> list:
@@ -85,6 +155,358 @@ def traits_for(i: int) -> list:
         traits.append('CUSTOM_GPU')
     return traits
 
+
+# -- the data both sides get -------------------------------------------------
+
+@dataclasses.dataclass
+class Data:
+    """Rows in Placement's table layout, which blazar_ext shares."""
+
+    providers: list = dataclasses.field(default_factory=list)
+    inventories: list = dataclasses.field(default_factory=list)
+    traits: list = dataclasses.field(default_factory=list)
+    aggregates: list = dataclasses.field(default_factory=list)
+    members: list = dataclasses.field(default_factory=list)
+
+    def provider(self, name: str, parent=None, root=None) -> int:
+        pid = len(self.providers) + 1
+        self.providers.append(dict(
+            id=pid, uuid=str(uuid.uuid5(UUIDS, name)), name=name,
+            generation=1, parent_provider_id=parent,
+            root_provider_id=root or pid))
+        return pid
+
+    def inventory(self, pid: int, name: str, total: int,
+                  ratio: float = 1.0) -> None:
+        self.inventories.append((pid, name, total, ratio))
+
+
+def flat_data(hosts: int) -> Data:
+    data = Data()
+    for i in range(hosts):
+        pid = data.provider('rp-%06d' % i)
+        data.inventory(pid, 'VCPU', 32, 4.0)
+        data.inventory(pid, 'MEMORY_MB', 131072)
+        data.inventory(pid, 'DISK_GB', 2000)
+        data.traits += [(pid, name) for name in traits_for(i)]
+    return data
+
+
+def nested_data(hosts: int) -> Data:
+    data = Data()
+    pools = []
+    for k in range(-(-hosts // HOSTS_PER_POOL)):
+        pid = data.provider('pool-%04d' % k)
+        data.inventory(pid, 'DISK_GB', 100000)
+        data.traits.append((pid, 'MISC_SHARES_VIA_AGGREGATE'))
+        data.aggregates.append(dict(id=k + 1, uuid=str(
+            uuid.uuid5(UUIDS, 'aggregate-%04d' % k))))
+        data.members.append((pid, k + 1))
+        pools.append(k + 1)
+    for i in range(hosts):
+        root = data.provider('host-%06d' % i)
+        data.traits += [(root, name) for name in traits_for(i)]
+        data.members.append((root, pools[i // HOSTS_PER_POOL]))
+        for j in range(NUMA_PER_HOST):
+            numa = data.provider('host-%06d-numa%d' % (i, j), parent=root,
+                                 root=root)
+            data.inventory(numa, 'VCPU', 16, 4.0)
+            data.inventory(numa, 'MEMORY_MB', 65536)
+    return data
+
+
+def bulk_load(url: str, data: Data) -> None:
+    """Insert ``data`` into a service's own schema, by SQL."""
+    engine = sa.create_engine(url)
+    meta = sa.MetaData()
+    meta.reflect(engine, only=[
+        'resource_providers', 'inventories', 'resource_classes', 'traits',
+        'resource_provider_traits', 'placement_aggregates',
+        'resource_provider_aggregates'])
+    t = meta.tables
+    now = datetime.datetime.utcnow().replace(microsecond=0)
+
+    def rows(table, dicts):
+        stamp = {c: now for c in ('created_at', 'updated_at')
+                 if c in t[table].c}
+        return [dict(d, **stamp) for d in dicts]
+
+    try:
+        with engine.begin() as conn:
+            if conn.scalar(sa.select(sa.func.count()).select_from(
+                    t['resource_providers'])):
+                raise SystemExit('%s: expected no providers' % url)
+            rc = t['resource_classes']
+            classes = dict(conn.execute(sa.select(rc.c.name,
+                                                  rc.c.id)).all())
+            traits = dict(conn.execute(sa.select(
+                t['traits'].c.name, t['traits'].c.id)).all())
+            conn.execute(sa.insert(t['resource_providers']),
+                         rows('resource_providers', data.providers))
+            conn.execute(sa.insert(t['inventories']), rows('inventories', [
+                dict(resource_provider_id=pid,
+                     resource_class_id=classes[name], total=total,
+                     reserved=0, min_unit=1, max_unit=total, step_size=1,
+                     allocation_ratio=ratio)
+                for pid, name, total, ratio in data.inventories]))
+            conn.execute(sa.insert(t['resource_provider_traits']), rows(
+                'resource_provider_traits', [
+                    dict(resource_provider_id=pid, trait_id=traits[name])
+                    for pid, name in data.traits]))
+            if data.aggregates:
+                conn.execute(sa.insert(t['placement_aggregates']),
+                             rows('placement_aggregates', data.aggregates))
+                conn.execute(sa.insert(t['resource_provider_aggregates']),
+                             rows('resource_provider_aggregates', [
+                                 dict(resource_provider_id=pid,
+                                      aggregate_id=agg)
+                                 for pid, agg in data.members]))
+        if engine.dialect.name != 'sqlite':
+            # Statistics, as a database in service would have.
+            with engine.begin() as conn:
+                for table in t:
+                    conn.execute(sa.text(
+                        ('ANALYZE TABLE %s' if engine.dialect.name == 'mysql'
+                         else 'ANALYZE %s') % table))
+    finally:
+        engine.dispose()
+
+
+# -- the two services, each in its own process ------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+@dataclasses.dataclass
+class Service:
+    name: str
+    base: str
+    url: str
+    process: subprocess.Popen
+    log: str
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def _wait(service: Service, timeout: float = 180) -> Service:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if service.process.poll() is not None:
+            break
+        try:
+            if requests.get(service.base + '/', timeout=5).ok:
+                return service
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.3)
+    service.stop()
+    with open(service.log) as f:
+        tail = f.read()[-3000:]
+    raise SystemExit('%s did not start; its log ends:\n%s'
+                     % (service.name, tail))
+
+
+def start_ext(workdir: str, url: str) -> Service:
+    """blazar-ext-api over ``url``, as deployed: one worker, 16 threads."""
+    engine = engines.create_engine(url)
+    migration.upgrade('head', engine)
+    engine.dispose()
+    port = _free_port()
+    conf = os.path.join(workdir, 'blazar-ext.conf')
+    log = os.path.join(workdir, 'blazar-ext.log')
+    with open(conf, 'w') as f:
+        f.write('[DEFAULT]\nlog_file = %s\nstate_path = %s\n'
+                '[api]\nauth_strategy = noauth\nhost = 127.0.0.1\n'
+                'port = %d\nworkers = 1\nthreads = 16\n'
+                '[database]\nconnection = %s\n'
+                % (log, workdir, port, url))
+    command = os.path.join(os.path.dirname(sys.executable),
+                           'blazar-ext-api')
+    with open(log + '.out', 'w') as out:
+        process = subprocess.Popen([command, '--config-file', conf],
+                                   stdout=out, stderr=subprocess.STDOUT)
+    return _wait(Service('blazar_ext', 'http://127.0.0.1:%d/placement'
+                         % port, url, process, log + '.out'))
+
+
+def start_upstream(workdir: str, url: str, venv: str) -> Service:
+    """Upstream Placement 16 over ``url`` (it makes its own schema)."""
+    port = _free_port()
+    log = os.path.join(workdir, 'placement.log')
+    with open(log + '.out', 'w') as out:
+        process = subprocess.Popen(
+            [os.path.join(venv, 'bin', 'python'),
+             os.path.join(REPO, 'tools', 'placement', 'serve.py'),
+             '--database', url, '--port', str(port), '--threads', '16',
+             '--log-file', log], stdout=out, stderr=subprocess.STDOUT)
+    return _wait(Service('upstream', 'http://127.0.0.1:%d' % port, url,
+                         process, log + '.out'))
+
+
+def placement_venv(given: str | None) -> str:
+    venv = (given or os.environ.get('BLAZAR_EXT_PLACEMENT_VENV')
+            or os.path.join(REPO, '.placement-venv'))
+    if not os.path.exists(os.path.join(venv, 'bin', 'python')):
+        raise SystemExit('No Placement venv at %s: run '
+                         'tools/placement/setup-venv.sh' % venv)
+    return venv
+
+
+class Databases:
+    """Fresh databases: SQLite files under ``workdir``, or new databases
+    on the server at ``prefix``, dropped by close()."""
+
+    def __init__(self, workdir: str, prefix: str | None):
+        self.workdir, self.prefix = workdir, prefix
+        self.made = []
+
+    def new(self, name: str) -> str:
+        if not self.prefix:
+            return 'sqlite:///%s' % os.path.join(self.workdir,
+                                                 name + '.sqlite')
+        name = 'bench_%s_%s' % (name, uuidutils.generate_uuid()[:8])
+        engine = sa.create_engine(self.prefix.rstrip('/') + '/',
+                                  isolation_level='AUTOCOMMIT')
+        with engine.connect() as conn:
+            conn.execute(sa.text('CREATE DATABASE %s' % name))
+        engine.dispose()
+        self.made.append(name)
+        url = '%s/%s' % (self.prefix.rstrip('/'), name)
+        if url.startswith('mysql'):
+            url += '?charset=utf8mb4'
+        return url
+
+    def close(self) -> None:
+        if not self.made:
+            return
+        engine = sa.create_engine(self.prefix.rstrip('/') + '/',
+                                  isolation_level='AUTOCOMMIT')
+        with engine.connect() as conn:
+            for name in self.made:
+                conn.execute(sa.text('DROP DATABASE IF EXISTS %s' % name))
+        engine.dispose()
+
+
+# -- measuring --------------------------------------------------------------
+
+def _count(body: dict) -> int:
+    if 'allocation_requests' in body:
+        return len(body['allocation_requests'])
+    return len(body['resource_providers'])
+
+
+def compare(services: list, path: str, reps: list) -> list:
+    """[(median ms, result count)] per service, asked alternately."""
+    sessions = []
+    counts = []
+    for service in services:
+        http = requests.Session()
+        http.headers.update(HEADERS)
+        resp = http.get(service.base + path)  # warm up, and count
+        if resp.status_code != 200:
+            raise SystemExit('%s: GET %s: %s %s' % (
+                service.name, path, resp.status_code, resp.text[:500]))
+        sessions.append(http)
+        counts.append(_count(resp.json()))
+    samples = [[] for _ in services]
+    for i in range(max(reps)):
+        for n, service in enumerate(services):
+            if i >= reps[n]:
+                continue
+            start = time.perf_counter()
+            resp = sessions[n].get(service.base + path)
+            samples[n].append((time.perf_counter() - start) * 1000)
+            resp.raise_for_status()
+    return [(statistics.median(s), c) for s, c in zip(samples, counts)]
+
+
+def run_size(args, databases, venv, scenario: str, hosts: int,
+             with_upstream: bool) -> list:
+    data = (flat_data if scenario == 'flat' else nested_data)(hosts)
+    services = []
+    try:
+        with tempfile.TemporaryDirectory(dir=databases.workdir) as workdir:
+            sides = [('ext', start_ext)]
+            if with_upstream:
+                sides.append(('up', lambda w, u: start_upstream(w, u,
+                                                                venv)))
+            for side, start in sides:
+                sidedir = os.path.join(workdir, side)
+                os.mkdir(sidedir)
+                url = databases.new('%s_%s_%d' % (side, scenario, hosts))
+                services.append(start(sidedir, url))
+            began = time.perf_counter()
+            for service in services:
+                requests.put(service.base + '/traits/CUSTOM_GPU',
+                             headers=HEADERS).raise_for_status()
+                bulk_load(service.url, data)
+            print('%s, %d hosts (%d providers): loaded %s in %.1f s'
+                  % (scenario, hosts, len(data.providers),
+                     ' and '.join(s.name for s in services),
+                     time.perf_counter() - began), flush=True)
+            results = []
+            for label, path in SCENARIOS[scenario]:
+                reps = [args.requests, args.upstream_requests][
+                    :len(services)]
+                measured = compare(services, path, reps)
+                results.append((hosts, len(data.providers), label, path,
+                                measured))
+                print_row(results[-1])
+            for service in services:
+                service.stop()
+            return results
+    finally:
+        for service in services:
+            if service.process.poll() is None:
+                service.stop()
+
+
+ROW = '%-7s %-8s %-40s %12s %12s %7s  %s'
+
+
+def print_row(result) -> None:
+    hosts, providers, label, _path, measured = result
+    ext_ms, ext_count = measured[0]
+    if len(measured) > 1:
+        up_ms, up_count = measured[1]
+        same = '==' if up_count == ext_count else '!='
+        print(ROW % (hosts, providers, label, '%.1f' % ext_ms,
+                     '%.1f' % up_ms, '%.1fx' % (up_ms / ext_ms),
+                     '%d %s %d' % (ext_count, same, up_count)), flush=True)
+    else:
+        print(ROW % (hosts, providers, label, '%.1f' % ext_ms, '-', '-',
+                     '%d' % ext_count), flush=True)
+
+
+def side_by_side(args) -> None:
+    venv = placement_venv(args.placement_venv)
+    sizes = [int(s) for s in args.sizes.split(',') if s]
+    alone = [int(s) for s in args.ext_only.split(',') if s]
+    scenarios = [s for s in args.scenarios.split(',') if s]
+    print(ROW % ('hosts', 'rps', 'query', 'blazar_ext ms', 'upstream ms',
+                 'ratio', 'results (blazar_ext, upstream)'), flush=True)
+    with tempfile.TemporaryDirectory(prefix='bench-placement-') as workdir:
+        databases = Databases(workdir, args.database)
+        try:
+            for hosts, with_upstream in ([(s, True) for s in sizes]
+                                         + [(s, False) for s in alone]):
+                for scenario in scenarios:
+                    run_size(args, databases, venv, scenario, hosts,
+                             with_upstream)
+        finally:
+            databases.close()
+
+
+# -- --alone: blazar_ext in process, loaded partly through its API -----------
 
 def setup(workdir: str, url: str | None):
     CONF([], project='blazar-ext', default_config_files=[])
@@ -176,13 +598,7 @@ def time_query(base: str, path: str, repeat: int) -> tuple:
             samples[int(len(samples) * 0.95) - 1], size)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--providers', type=int, default=10000)
-    parser.add_argument('--api-load', type=int, default=1000)
-    parser.add_argument('--requests', type=int, default=20)
-    parser.add_argument('--database')
-    args = parser.parse_args()
+def alone(args) -> None:
     with tempfile.TemporaryDirectory() as workdir:
         ctx = setup(workdir, args.database)
         server, base = serve()
@@ -205,6 +621,29 @@ def main() -> None:
                       % (path, median, p95, size))
         finally:
             server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--alone', action='store_true',
+                        help='blazar_ext only, in process, with an API '
+                             'load (the former bench).')
+    parser.add_argument('--sizes', default='1000,10000')
+    parser.add_argument('--ext-only', default='50000')
+    parser.add_argument('--scenarios', default='flat,nested')
+    parser.add_argument('--upstream-requests', type=int, default=5)
+    parser.add_argument('--placement-venv')
+    parser.add_argument('--providers', type=int, default=10000)
+    parser.add_argument('--api-load', type=int, default=1000)
+    parser.add_argument('--requests', type=int)
+    parser.add_argument('--database')
+    args = parser.parse_args()
+    if args.alone:
+        args.requests = args.requests or 20
+        alone(args)
+    else:
+        args.requests = args.requests or 10
+        side_by_side(args)
 
 
 if __name__ == '__main__':
