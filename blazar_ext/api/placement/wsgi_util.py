@@ -52,13 +52,33 @@ def json_body(req, schema: dict):
     return data
 
 
+# {id(schema): (schema, validator)}: jsonschema.validate() checks the
+# schema itself on every call, which cost more than a large query's
+# database work. The schemas are module constants; the bound only guards
+# against a caller that builds one per request.
+_VALIDATORS = {}
+_MAX_VALIDATORS = 512
+
+
+def _first_error(data, schema: dict):
+    """What jsonschema.validate() raises for ``data``, or None."""
+    cached = _VALIDATORS.get(id(schema))
+    if cached is None or cached[0] is not schema:
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        if len(_VALIDATORS) >= _MAX_VALIDATORS:
+            _VALIDATORS.clear()
+        cached = _VALIDATORS[id(schema)] = (
+            schema, cls(schema, format_checker=FORMATS))
+    return jsonschema.exceptions.best_match(cached[1].iter_errors(data))
+
+
 def validate(data, schema: dict) -> None:
     """400 with jsonschema's whole text, schema path included, as
     Placement answers."""
-    try:
-        jsonschema.validate(data, schema, format_checker=FORMATS)
-    except jsonschema.ValidationError as exc:
-        raise errors.HTTPError(400, 'JSON does not validate: %s' % exc)
+    error = _first_error(data, schema)
+    if error is not None:
+        raise errors.HTTPError(400, 'JSON does not validate: %s' % error)
 
 
 def query(req, schemas: dict) -> dict:
@@ -75,12 +95,10 @@ def query(req, schemas: dict) -> dict:
     params = dict(req.GET)
     if schema is None:
         return params
-    try:
-        jsonschema.validate(params, schema,
-                            format_checker=FORMATS)
-    except jsonschema.ValidationError as exc:
+    error = _first_error(params, schema)
+    if error is not None:
         raise errors.HTTPError(
-            400, 'Invalid query string parameters: %s' % exc)
+            400, 'Invalid query string parameters: %s' % error)
     return params
 
 
