@@ -93,7 +93,7 @@ def _tree_result(session, conn, found, tree) -> dict:
         ids = []
     rows = conn.execute(sa.select(RP.id, RP.uuid, RP.parent_provider_id,
                                   RP.root_provider_id)
-                        .where(RP.id.in_(ids))).all() if ids else []
+                        .where(provider_base.ids_in(RP.id, ids))).all()
     uuids = {row[0]: row[1] for row in rows}
     uuids.update(provider_base.uuids_of(
         session, {row[3] for row in rows if row[3] not in uuids}))
@@ -192,7 +192,7 @@ def _resources_of(conn, ids) -> dict:
                           INV.total, INV.reserved, INV.allocation_ratio,
                           inv_api.used_expression(INV.resource_provider_id,
                                                   INV.resource_class_id))
-                .where(INV.resource_provider_id.in_(chunk))
+                .where(provider_base.ids_in(INV.resource_provider_id, chunk))
                 .order_by(INV.resource_provider_id, INV.resource_class_id))
 
     shared, result = {}, {}
@@ -214,7 +214,7 @@ def _traits_of(conn, ids) -> dict:
     def query_for(chunk):
         return (sa.select(RPT.resource_provider_id, TRAIT.name)
                 .join(TRAIT, TRAIT.id == RPT.trait_id)
-                .where(RPT.resource_provider_id.in_(chunk))
+                .where(provider_base.ids_in(RPT.resource_provider_id, chunk))
                 .order_by(RPT.resource_provider_id))
 
     shared, result = {}, {}

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 
 from blazar_ext.db.api.placement import aggregate as agg_api
 from blazar_ext.db.api.placement import inventory as inv_api
+from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import placement as models
 
@@ -30,6 +31,7 @@ SHARING_TRAIT = 'MISC_SHARES_VIA_AGGREGATE'
 # Stop enumerating combinations of one tree past this many; a request
 # that broad is answered with the first ones found.
 MAX_PER_TREE = 1000
+_ids_in = provider_base.ids_in
 
 
 @dataclasses.dataclass
@@ -112,7 +114,7 @@ def _anchors(conn, sharing: list):
         sa.select(mine.resource_provider_id, other.root_provider_id)
         .join(theirs, theirs.aggregate_id == mine.aggregate_id)
         .join(other, other.id == theirs.resource_provider_id)
-        .where(mine.resource_provider_id.in_(sharing)).distinct())
+        .where(_ids_in(mine.resource_provider_id, sharing)).distinct())
 
 
 def sharing_ids(conn) -> set:
@@ -145,15 +147,15 @@ class _Tree:
 def _tree_data(conn, root_ids, extra_ids) -> _Tree:
     rows = conn.execute(sa.select(RP.id, RP.parent_provider_id,
                                   RP.root_provider_id).where(sa.or_(
-                                      RP.root_provider_id.in_(root_ids),
-                                      RP.id.in_(extra_ids)))).all()
+                                      _ids_in(RP.root_provider_id, root_ids),
+                                      _ids_in(RP.id, extra_ids)))).all()
     ids = [row[0] for row in rows]
     traits = collections.defaultdict(set)
     rpt, trait = models.ResourceProviderTrait, models.Trait
     for pid, name in conn.execute(
             sa.select(rpt.resource_provider_id, trait.name)
             .join(trait, trait.id == rpt.trait_id)
-            .where(rpt.resource_provider_id.in_(ids))):
+            .where(_ids_in(rpt.resource_provider_id, ids))):
         traits[pid].add(name)
     inventory = {}
     used = inv_api.used_expression(INV.resource_provider_id,
@@ -162,7 +164,7 @@ def _tree_data(conn, root_ids, extra_ids) -> _Tree:
             sa.select(INV.resource_provider_id, INV.resource_class_id,
                       INV.total, INV.reserved, INV.allocation_ratio,
                       INV.max_unit, used)
-            .where(INV.resource_provider_id.in_(ids))):
+            .where(_ids_in(INV.resource_provider_id, ids))):
         inventory[(pid, cid)] = (int((total - reserved) * ratio),
                                  int(in_use), max_unit)
     return _Tree(parents={r[0]: r[1] for r in rows},
@@ -231,7 +233,7 @@ def _same_subtree(tree, providers: list) -> bool:
 def _resourceless(conn, group, root_ids) -> dict:
     """{root: {provider id}} meeting a resourceless group's filters."""
     query = sa.select(RP.id, RP.root_provider_id).where(
-        RP.root_provider_id.in_(root_ids),
+        _ids_in(RP.root_provider_id, root_ids),
         *trait_api.provider_filter(group.required, RP.id)
         if group.required else [], *_member_of(group),
         *_tree_clause(conn, group.in_tree))
@@ -259,7 +261,7 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
     candidate_roots = candidate_roots or set()
     if root_filter is not None and candidate_roots:
         candidate_roots &= set(conn.scalars(
-            sa.select(RP.id).where(RP.id.in_(candidate_roots),
+            sa.select(RP.id).where(_ids_in(RP.id, candidate_roots),
                                    *trait_api.provider_filter(root_filter,
                                                               RP.id))))
     resourceless = {g.suffix: _resourceless(conn, g, candidate_roots)
