@@ -3,7 +3,7 @@
 
     python tools/bench/side_by_side.py [--sizes 1000,10000] [--ext-only 50000]
         [--reps 5] [--upstream-reps 3] [--concurrency 20]
-        [--database URL_PREFIX]
+        [--database URL_PREFIX] [--operations create_eq,...,leases]
 
 For each size both sides get the hosts of tools/bench/seed.py (20 extra
 capabilities each) and ten one-day reservations per host (two at 50,000;
@@ -172,7 +172,8 @@ def timed(fn, reps: int) -> float:
     return statistics.median(times)
 
 
-def ext_measure(reps: int, base: datetime.datetime) -> dict:
+def ext_measure(reps: int, base: datetime.datetime,
+                operations: set) -> dict:
     rpc.cleanup()
     manager_client.reset_client()
     manager = service.ManagerService()
@@ -183,6 +184,9 @@ def ext_measure(reps: int, base: datetime.datetime) -> dict:
     try:
         for kind, expression, offset in (('create_eq', seed.EQUALITY, 0),
                                          ('create_num', seed.NUMERIC, 1000)):
+            if kind not in operations:
+                continue
+
             def create(n, kind=kind, expression=expression, offset=offset):
                 start, end = seed.lease_window(offset + n, base)
                 call(app, 'POST', '/v1/leases', ADMIN, {
@@ -195,13 +199,14 @@ def ext_measure(reps: int, base: datetime.datetime) -> dict:
                         'resource_properties': expression}],
                     'events': []})
             results[kind] = timed(create, reps)
-        results['hosts'] = timed(
-            lambda n: call(app, 'GET', '/v1/os-hosts', ADMIN), reps)
-        results['properties'] = timed(
-            lambda n: call(app, 'GET', '/v1/os-hosts/properties?detail=true',
-                           ADMIN), reps)
-        results['leases'] = timed(
-            lambda n: call(app, 'GET', '/v1/leases', LISTER), reps)
+        for kind, path, headers in (
+                ('hosts', '/v1/os-hosts', ADMIN),
+                ('properties', '/v1/os-hosts/properties?detail=true', ADMIN),
+                ('leases', '/v1/leases', LISTER)):
+            if kind in operations:
+                results[kind] = timed(
+                    lambda n, path=path, headers=headers: call(
+                        app, 'GET', path, headers), reps)
     finally:
         manager.stop()
         rpc.cleanup()
@@ -210,13 +215,13 @@ def ext_measure(reps: int, base: datetime.datetime) -> dict:
 
 
 def ext_side(url: str, size: int, per_host: int, reps: int,
-             base: datetime.datetime) -> dict:
+             base: datetime.datetime, operations: set) -> dict:
     engine, restore = ext_configure(url)
     try:
         t = time.perf_counter()
         ext_seed(size, per_host, size, base)
         seeded = time.perf_counter() - t
-        results = ext_measure(reps, base)
+        results = ext_measure(reps, base, operations)
         results['seed_s'] = seeded
         return results
     finally:
@@ -383,7 +388,11 @@ def main() -> int:
     parser.add_argument('--concurrency', type=float, default=20,
                         help='seconds per side (0: skip)')
     parser.add_argument('--database', default=None)
+    parser.add_argument('--operations', default=','.join(
+        key for key, _label in OPERATIONS),
+        help='which to measure, comma-separated (default: all)')
     args = parser.parse_args()
+    operations = set(args.operations.split(','))
     tmp = tempfile.mkdtemp(prefix='blazar-side-by-side-')
     base = datetime.datetime.strptime(BASE, FMT)
     sizes = [int(s) for s in args.sizes.split(',') if s]
@@ -392,7 +401,7 @@ def main() -> int:
     for size in sizes + ext_only:
         per_host = 10 if size <= 10000 else 2
         ext_url = database_url(args.database, 'ext', size, tmp)
-        ext = ext_side(ext_url, size, per_host, args.reps, base)
+        ext = ext_side(ext_url, size, per_host, args.reps, base, operations)
         up = {}
         if size in sizes:
             up_url = database_url(args.database, 'up', size, tmp)
@@ -401,7 +410,8 @@ def main() -> int:
             up.update(upstream('measure', up_url, '--reps',
                                args.upstream_reps if size <= 1000 else
                                args.upstream_reps_large,
-                               '--read-reps', args.reps))
+                               '--read-reps', args.reps,
+                               '--operations', ','.join(sorted(operations))))
             urls[size] = (ext_url, up_url)
         rows[size] = (ext, up)
         served, rss, length = host_list_rss(ext_url, tmp)
@@ -411,6 +421,8 @@ def main() -> int:
                                     length / 1e6, fmt(served), rss),
               flush=True)
         for key, label in OPERATIONS:
+            if key not in operations:
+                continue
             ratio = (up[key] / ext[key]) if key in up and ext[key] else None
             print('  %-62s %10s %10s %10s' % (
                 label, fmt(ext[key]), fmt(up.get(key)),
@@ -418,8 +430,10 @@ def main() -> int:
                 ('%.2fx' % ratio if ratio else '')), flush=True)
     print('\ngrowth (blazar_ext):')
     for key in ('create_eq', 'create_num', 'hosts'):
-        print('  %-12s %s' % (key, '  '.join(
-            '%d: %s' % (size, fmt(rows[size][0][key])) for size in rows)))
+        if key in operations:
+            print('  %-12s %s' % (key, '  '.join(
+                '%d: %s' % (size, fmt(rows[size][0][key]))
+                for size in rows)))
     if args.concurrency and sizes:
         size = sizes[0]
         print('\n8 clients, %.0f s each, %d hosts; blazar-ext-api --workers '

@@ -6,6 +6,7 @@ Reads come from the database; changes go to the manager over RPC.
 import pecan
 from pecan import rest
 
+from blazar_ext.api import gc_pause
 from blazar_ext.api.v1 import hosts as v1_hosts
 from blazar_ext.api.v1.schemas import lease as schema
 from blazar_ext.api.v1 import views
@@ -59,9 +60,9 @@ class LeasesController(rest.RestController):
         if not policy.authorize(context, lease_policies.GET_ALL_PROJECTS,
                                 do_raise=False):
             project_id = context.project_id
-        return {'leases': [views.lease(lease) for lease in
-                           loader.get().lease_list(context, project_id,
-                                                   degraded=degraded)]}
+        with gc_pause.paused():
+            return {'leases': views.leases(loader.get().lease_list(
+                context, project_id, degraded=degraded))}
 
     @pecan.expose('json')
     def get_one(self, lease_id):

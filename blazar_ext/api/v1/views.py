@@ -18,6 +18,10 @@ def timestamp(value) -> str | None:
         return None
     if isinstance(value, str):
         value = datetime.datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        # The same text as the strftime below, several times faster: a
+        # lease list formats a dozen per lease.
+        return value.isoformat(timespec='microseconds')
     return value.strftime('%Y-%m-%dT%H:%M:%S.%f')
 
 
@@ -101,9 +105,12 @@ def _stamps(body: dict, values: dict) -> dict:
     return body
 
 
-def reservation(values: dict) -> dict:
+def reservation(values: dict, plugins: dict | None = None) -> dict:
+    """``plugins``: the enabled plugins by type (looked up if None)."""
     body = {name: values.get(name) for name in _RESERVATION_COLUMNS}
-    plugin = loader.get().by_type.get(values['resource_type'])
+    if plugins is None:
+        plugins = loader.get().by_type
+    plugin = plugins.get(values['resource_type'])
     if plugin is not None:  # the type's own fields, as it shows them
         body.update(plugin.view(values))
     return _stamps(body, values)
@@ -116,14 +123,24 @@ def event(values: dict) -> dict:
     return _stamps(body, values)
 
 
-def lease(values: dict) -> dict:
-    """A lease with its reservations and events, as Blazar shows it."""
+def lease(values: dict, plugins: dict | None = None) -> dict:
+    """A lease with its reservations and events, as Blazar shows it.
+    ``plugins``: the enabled plugins by type (looked up if None)."""
+    if plugins is None:
+        plugins = loader.get().by_type
     body = {name: values.get(name) for name in _LEASE_COLUMNS}
     body['start_date'] = timestamp(values['start_date'])
     body['end_date'] = timestamp(values['end_date'])
-    body['reservations'] = [reservation(r) for r in values['reservations']]
+    body['reservations'] = [reservation(r, plugins)
+                            for r in values['reservations']]
     body['events'] = [event(e) for e in values['events']]
     return _stamps(body, values)
+
+
+def leases(values: list) -> list:
+    """Leases as lease() shows them; the plugins looked up once."""
+    plugins = loader.get().by_type
+    return [lease(one, plugins) for one in values]
 
 
 def resource_property(values: dict) -> dict:

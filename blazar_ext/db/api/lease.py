@@ -39,23 +39,27 @@ def _rows(session, query) -> list:
     return [dict(zip(keys, row)) for row in result.all()]
 
 
-def _to_dicts(session, leases) -> list:
+def _to_dicts(session, leases, selected=None) -> list:
     """Lease dicts with reservations and events; ``leases`` are column
-    dicts (see _rows) or models."""
+    dicts (see _rows) or models. ``selected``, a query of the leases' ids,
+    selects their reservations and events instead of a list of ids (a
+    bound parameter per lease)."""
     leases = [lease if isinstance(lease, dict) else lease.to_dict()
               for lease in leases]
     lease_ids = [lease['id'] for lease in leases]
     reservations: dict = {lid: [] for lid in lease_ids}
     events: dict = {lid: [] for lid in lease_ids}
+    if selected is None:
+        selected = lease_ids
     if lease_ids:
         table = models.Reservation.__table__
         for values in _rows(session, sa.select(table)
-                            .where(table.c.lease_id.in_(lease_ids))
+                            .where(table.c.lease_id.in_(selected))
                             .order_by(table.c.created_at, table.c.id)):
             reservations[values['lease_id']].append(values)
         table = models.Event.__table__
         for values in _rows(session, sa.select(table)
-                            .where(table.c.lease_id.in_(lease_ids))
+                            .where(table.c.lease_id.in_(selected))
                             .order_by(table.c.time, table.c.event_type)):
             events[values['lease_id']].append(values)
     for values in leases:
@@ -100,14 +104,17 @@ def lease_list(context, project_id: str | None = None,
     """Leases (of one project, if given; degraded or not, if given),
     oldest first, in four queries."""
     table = models.Lease.__table__
-    query = sa.select(table).order_by(table.c.created_at, table.c.id)
+    where = []
     if project_id is not None:
-        query = query.where(table.c.project_id == project_id)
+        where.append(table.c.project_id == project_id)
     if degraded is not None:
-        query = query.where(table.c.degraded == degraded)
+        where.append(table.c.degraded == degraded)
+    query = sa.select(table).where(*where).order_by(table.c.created_at,
+                                                    table.c.id)
     with db_session.reader.using(context) as session:
         _one_snapshot(session)
-        return _to_dicts(session, _rows(session, query))
+        return _to_dicts(session, _rows(session, query),
+                         sa.select(table.c.id).where(*where))
 
 
 # Writing: the manager opens the writer transaction and calls these with

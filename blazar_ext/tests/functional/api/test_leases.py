@@ -1,11 +1,14 @@
 """/v1/leases through the whole service (API, RPC, manager, SQLite)."""
 
 import datetime
+import gc
 import time
+from unittest import mock
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from blazar_ext.api.v1 import views
 from blazar_ext import context
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.db.models import host as host_models
@@ -197,6 +200,24 @@ class TestLeaseVisibility(base.LeaseTestCase):
         self.assertEqual(403, resp.status)
         admin = self.request('GET', '/v1/leases').json()['leases']
         self.assertEqual(2, len(admin))
+
+    def test_listing_builds_with_the_collector_paused(self):
+        # A listing of thousands of leases makes a million containers; the
+        # cyclic collector would walk them over and over (gc_pause).
+        self.add_host('h1')
+        self.create(name='mine')
+        states = []
+        real = views.leases
+
+        def leases(values):
+            states.append(gc.isenabled())
+            return real(values)
+        was = gc.isenabled()
+        with mock.patch.object(views, 'leases', side_effect=leases):
+            listed = self.request('GET', '/v1/leases').json()['leases']
+        self.assertEqual(['mine'], [x['name'] for x in listed])
+        self.assertEqual([False], states)
+        self.assertEqual(was, gc.isenabled())
 
 
 class TestLeaseLifecycle(base.LeaseTestCase):
