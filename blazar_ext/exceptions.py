@@ -231,8 +231,8 @@ class ResourceClassCannotDeleteStandard(Invalid):
 
 
 class ResourceClassInUse(Conflict):
-    msg_fmt = 'Unable to delete resource class %(name)s. Resource class ' \
-              'is in use in inventory.'
+    msg_fmt = ('Cannot delete resource class %(name)s. Class is in use in '
+               'inventory.')
 
 
 class InventoryNotFound(NotFound):

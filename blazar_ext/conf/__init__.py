@@ -10,12 +10,13 @@ from blazar_ext.conf import health
 from blazar_ext.conf import manager
 from blazar_ext.conf import messaging
 from blazar_ext.conf import metadefs
+from blazar_ext.conf import placement_api
 
 CONF = cfg.CONF
 
 # One module per option group; opts.py lists them for the generator.
-MODULES = [default, api, database, manager, messaging, enforcement,
-           metadefs, health]
+MODULES = [default, api, placement_api, database, manager, messaging,
+           enforcement, metadefs, health]
 
 for _module in MODULES:
     _module.register_opts(CONF)

@@ -5,6 +5,7 @@ from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement.schemas import aggregate as schema
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import aggregate as agg_api
+from blazar_ext.db.api.placement import provider_base
 from blazar_ext import exceptions
 from blazar_ext.policies import placement_aggregate as rules
 from blazar_ext import policy
@@ -28,6 +29,8 @@ def list_aggregates(req, uuid):
 def set_aggregates(req, uuid):
     context = wsgi_util.context(req)
     policy.authorize(context, rules.UPDATE)
+    # An unknown provider is a 404 whatever the body, as in Placement.
+    provider_base.check_exists(context, uuid)
     if microversion.at_least(req, '1.19'):
         data = wsgi_util.json_body(req, schema.PUT_1_19)
         try:

@@ -1,6 +1,8 @@
 """/allocations/{consumer_uuid}, POST /allocations (1.13), and
 /resource_providers/{uuid}/allocations."""
 
+from oslo_config import cfg
+
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import query_params
@@ -9,6 +11,8 @@ from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import allocation as alloc_api
 from blazar_ext.policies import placement_allocation as rules
 from blazar_ext import policy
+
+CONF = cfg.CONF
 
 
 def put_schema(req) -> dict:
@@ -23,16 +27,26 @@ def put_schema(req) -> dict:
 
 
 def request(req, context, data: dict) -> dict:
-    """A PUT body of any version in the db layer's terms."""
+    """A PUT body of any version in the db layer's terms.
+
+    Before 1.8 a body names no project or user: the consumer gets
+    [placement_api] incomplete_consumer_project_id and _user_id, as
+    Placement records them.
+    """
     allocations = data['allocations']
     if isinstance(allocations, list):
         allocations = {a['resource_provider']['uuid']: a for a in
                        allocations}
+    if data.get('project_id') is None:
+        project_id = CONF.placement_api.incomplete_consumer_project_id
+        user_id = CONF.placement_api.incomplete_consumer_user_id
+    else:
+        project_id, user_id = data['project_id'], data['user_id']
     return {
         'allocations': {wsgi_util.canonical_uuid(uuid): dict(a['resources'])
                         for uuid, a in allocations.items()},
-        'project_id': data.get('project_id', context.project_id),
-        'user_id': data.get('user_id', context.user_id),
+        'project_id': project_id,
+        'user_id': user_id,
         'consumer_generation': data.get('consumer_generation'),
         'check_generation': microversion.at_least(req, '1.28'),
         'consumer_type': data.get('consumer_type'),

@@ -40,10 +40,12 @@ def get_aggregates(context, uuid: str) -> dict:
 
 def set_aggregates(context, uuid: str, aggregates, generation=None) -> dict:
     """Replace the provider's aggregates; checks and bumps the generation
-    when ``generation`` is given (1.19 and later)."""
+    when ``generation`` is given (1.19 and later). The answer lists them
+    in the order given, as Placement echoes the request."""
     with db_session.writer.using(context) as session:
         provider = provider_base.get_model(session, uuid)
-        wanted = sorted(set(aggregates))
+        given = list(dict.fromkeys(aggregates))
+        wanted = sorted(given)
         known = dict(session.execute(sa.select(AGG.uuid, AGG.id).where(
             AGG.uuid.in_(wanted))).all()) if wanted else {}
         for agg_uuid in wanted:
@@ -62,5 +64,5 @@ def set_aggregates(context, uuid: str, aggregates, generation=None) -> dict:
             session.execute(sa.insert(RPA), [
                 {'resource_provider_id': provider.id,
                  'aggregate_id': known[a]} for a in wanted])
-        return {'aggregates': wanted,
+        return {'aggregates': given,
                 'resource_provider_generation': provider.generation}

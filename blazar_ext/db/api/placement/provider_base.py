@@ -4,6 +4,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext import compiler
 
 from blazar_ext.db.models import placement as models
+from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
 RP = models.ResourceProvider
@@ -15,6 +16,13 @@ def get_model(session, uuid: str) -> models.ResourceProvider:
     if provider is None:
         raise exceptions.ResourceProviderNotFound(uuid=uuid)
     return provider
+
+
+def check_exists(context, uuid: str) -> None:
+    """ResourceProviderNotFound unless a provider ``uuid`` exists."""
+    with db_session.reader.using(context) as session:
+        if session.scalar(sa.select(RP.id).where(RP.uuid == uuid)) is None:
+            raise exceptions.ResourceProviderNotFound(uuid=uuid)
 
 
 def increment_generation(session, provider, expected: int,

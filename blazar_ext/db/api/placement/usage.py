@@ -25,18 +25,30 @@ def provider_usages(context, uuid: str) -> dict:
 
 def project_usages(context, project_id: str, user_id: str | None = None,
                    consumer_type: str | None = None) -> dict:
-    """{consumer type: {'consumer_count': n, class: used}}."""
+    """{consumer type: {'consumer_count': n, class: used}}.
+
+    ``consumer_type`` 'all' puts every consumer under one key, 'all';
+    'unknown' names the consumers without a type; any other value keeps
+    that type only. A consumer counts once however many classes it uses.
+    """
     with db_session.reader.using(context) as session:
         ctype = sa.func.coalesce(CONSUMER.consumer_type, 'unknown')
-        query = (sa.select(ctype, RC.name, sa.func.sum(ALLOC.used),
-                           sa.func.count(sa.distinct(CONSUMER.id)))
+        # 'all' is one group: no type column (a constant in GROUP BY is
+        # an error on PostgreSQL).
+        keys = [] if consumer_type == 'all' else [ctype]
+        query = (sa.select(*keys, RC.name, sa.func.sum(ALLOC.used))
+                 .select_from(CONSUMER)
                  .join(ALLOC, ALLOC.consumer_id == CONSUMER.uuid)
                  .join(RC, RC.id == ALLOC.resource_class_id)
                  .where(CONSUMER.project_id == project_id)
-                 .group_by(ctype, RC.name))
-        counts = (sa.select(ctype, sa.func.count(CONSUMER.id))
-                  .where(CONSUMER.project_id == project_id)
-                  .group_by(ctype))
+                 .group_by(*keys, RC.name))
+        counts = (sa.select(*keys,
+                            sa.func.count(sa.distinct(CONSUMER.id)))
+                  .select_from(CONSUMER)
+                  .join(ALLOC, ALLOC.consumer_id == CONSUMER.uuid)
+                  .where(CONSUMER.project_id == project_id))
+        if keys:
+            counts = counts.group_by(*keys)
         if user_id is not None:
             query = query.where(CONSUMER.user_id == user_id)
             counts = counts.where(CONSUMER.user_id == user_id)
@@ -44,9 +56,12 @@ def project_usages(context, project_id: str, user_id: str | None = None,
             query = query.where(ctype == consumer_type)
             counts = counts.where(ctype == consumer_type)
         result = {}
-        for ctype_value, count in session.execute(counts):
-            result[ctype_value] = {'consumer_count': count}
-        for ctype_value, name, used, _count in session.execute(query):
-            result.setdefault(ctype_value, {'consumer_count': 0})[name] = (
-                int(used))
+        for row in session.execute(counts):
+            if row[-1]:
+                result[row[0] if keys else 'all'] = {
+                    'consumer_count': row[-1]}
+        for row in session.execute(query):
+            key = row[0] if keys else 'all'
+            result.setdefault(key, {'consumer_count': 0})[row[-2]] = (
+                int(row[-1]))
         return result
