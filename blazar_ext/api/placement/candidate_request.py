@@ -29,6 +29,8 @@ class CandidateRequest:
     limit: int | None = None
     root_required: object = None
     same_subtrees: list = dataclasses.field(default_factory=list)
+    # From 1.29 one request may take from several providers of a tree.
+    nested_aware: bool = True
 
 
 def _bad(detail: str, code: str = error_codes.DEFAULT):
@@ -171,4 +173,5 @@ def parse(req, params: dict) -> CandidateRequest:
     return CandidateRequest(
         groups=groups, group_policy=policy,
         limit=min(int(limit[0]), 2 ** 31 - 1) if limit else None,
-        root_required=_root_required(req), same_subtrees=same_subtrees)
+        root_required=_root_required(req), same_subtrees=same_subtrees,
+        nested_aware=microversion.at_least(req, '1.29'))

@@ -121,7 +121,8 @@ def _get(context, request):
     groups = request.groups
     result = ac_api.get_tree_candidates(
         context, groups, request.group_policy, request.root_required,
-        request.same_subtrees, request.limit)
+        request.same_subtrees, request.limit,
+        nested_aware=request.nested_aware)
     if result is not None:
         return result
     group = groups[0]

@@ -57,10 +57,12 @@ def candidate_query(session, resources: dict, required=None,
 
 def get_tree_candidates(context, groups: list, group_policy=None,
                         root_required=None, same_subtrees=(),
-                        limit=None) -> dict | None:
+                        limit=None, nested_aware=True) -> dict | None:
     """{'requests': [(allocations, mappings)], 'summaries'} by uuid and
     class name, or None when the request and the data need no trees (one
     unnamed group, no nested or sharing provider): get_candidates then.
+    Not ``nested_aware`` (before 1.29), no two providers of a request
+    share a tree.
     """
     with db_session.reader.using(context) as session:
         conn = session.connection()
@@ -79,7 +81,7 @@ def get_tree_candidates(context, groups: list, group_policy=None,
                 session, dict.fromkeys(classes, 1))))}
         found, tree = candidate_trees.find(
             conn, groups, class_ids, group_policy, root_required,
-            same_subtrees, limit)
+            same_subtrees, limit, nested_aware)
         return _tree_result(session, conn, found, tree)
 
 

@@ -51,13 +51,22 @@ class RequestGroup:
 
 
 def _member_of(group: RequestGroup) -> list:
-    """The provider itself or its root is in the aggregates (as Placement:
-    an aggregate on the root spans the tree)."""
+    """Aggregate filters, as Placement applies them.
+
+    A suffixed group's provider must itself be in (and out of) the
+    aggregates. In the unnamed group an aggregate on the root spans the
+    tree: the provider or its root must meet every member_of, and neither
+    may be in a forbidden aggregate.
+    """
+    if group.same_provider:
+        return agg_api.member_of_filter(group.member_of,
+                                        group.forbidden_aggregates, RP.id)
     clauses = []
-    for uuids in group.member_of:
+    if group.member_of:
         clauses.append(sa.or_(
-            *agg_api.member_of_filter([uuids], (), RP.id),
-            *agg_api.member_of_filter([uuids], (), RP.root_provider_id)))
+            sa.and_(*agg_api.member_of_filter(group.member_of, (), RP.id)),
+            sa.and_(*agg_api.member_of_filter(group.member_of, (),
+                                              RP.root_provider_id))))
     if group.forbidden_aggregates:
         clauses += agg_api.member_of_filter((), group.forbidden_aggregates,
                                             RP.id)
@@ -100,7 +109,10 @@ def _providers_for(conn, group, class_id, amount, sharing_ids) -> dict:
         roots[root].add(pid)
         if pid in sharing_ids:
             sharing.append(pid)
-    if sharing and group.in_tree is None:
+    # A sharing provider serves the trees it shares with. in_tree keeps
+    # the unnamed group in one tree, but a suffixed group's provider may
+    # still be shared out of its own (as Placement).
+    if sharing and (group.in_tree is None or group.same_provider):
         for pid, root in _anchors(conn, sharing):
             roots[root].add(pid)
     return roots
@@ -244,9 +256,14 @@ def _resourceless(conn, group, root_ids) -> dict:
 
 
 def find(conn, groups: list, class_ids: dict, group_policy=None,
-         root_filter=None, same_subtrees=(), limit=None):
+         root_filter=None, same_subtrees=(), limit=None, nested_aware=True):
     """[(allocation {pid: {cid: amount}}, mappings {suffix: [pid]})], and
-    the _Tree of the providers involved."""
+    the _Tree of the providers involved.
+
+    Not ``nested_aware`` (before 1.29), an allocation takes from one
+    provider per tree at most: sharing providers still combine with a
+    tree, a tree's providers not with each other (as Placement).
+    """
     sharing = sharing_ids(conn)
     options = {}
     candidate_roots = None
@@ -287,7 +304,10 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
             if not _acceptable(tree, groups, combination, group_policy,
                                same_subtrees):
                 continue
-            results.append(_merge(groups, combination))
+            merged = _merge(groups, combination)
+            if not nested_aware and not _one_per_tree(tree, merged[0]):
+                continue
+            results.append(merged)
             found += 1
             if found >= MAX_PER_TREE or (limit and len(results) >= limit):
                 break
@@ -298,8 +318,9 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
 
 def _acceptable(tree, groups, combination, group_policy, same_subtrees):
     if group_policy == 'isolate':
+        # Every suffixed group, resourceless ones too, on its own provider.
         granular = [set(a) for g, a in zip(groups, combination)
-                    if g.same_provider and g.resources]
+                    if g.same_provider]
         seen = set()
         for providers in granular:
             if providers & seen:
@@ -314,6 +335,11 @@ def _acceptable(tree, groups, combination, group_policy, same_subtrees):
         if not _same_subtree(tree, providers):
             return False
     return True
+
+
+def _one_per_tree(tree, allocation) -> bool:
+    roots = [tree.roots.get(pid, pid) for pid in allocation]
+    return len(roots) == len(set(roots))
 
 
 def _merge(groups, combination):
