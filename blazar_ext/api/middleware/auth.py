@@ -19,6 +19,9 @@ PUBLIC_PATHS = frozenset(['', '/', '/placement', '/placement/', '/v1',
 # The longest user or project id the database stores (Keystone's are 64).
 MAX_ID_LENGTH = 255
 _IDENTITY_HEADERS = ('HTTP_X_USER_ID', 'HTTP_X_PROJECT_ID')
+# Any of these says who is calling; a request with none is anonymous.
+_ANY_IDENTITY = ('HTTP_X_AUTH_TOKEN', 'HTTP_X_USER_ID', 'HTTP_X_PROJECT_ID',
+                 'HTTP_X_ROLES')
 
 
 def _error_body(status: int, title: str, message: str) -> bytes:
@@ -54,13 +57,21 @@ class NoAuth:
     "admin" is an admin and a token "user:project" acts as that user and
     project (see identity_from_token), so the clients' admin_token mode
     works for admins and non-admins alike. Explicit X-User-Id and
-    X-Project-Id headers win over the token's.
+    X-Project-Id headers win over the token's. A request naming no one
+    (no token, no identity header) is a 401, as keystonemiddleware and
+    Placement's noauth2 answer it.
     """
 
     def __init__(self, app):
         self.app = app
 
     def __call__(self, environ, start_response):
+        if not any(environ.get(header) for header in _ANY_IDENTITY):
+            return webob.Response(
+                status=401, content_type='application/json',
+                charset='UTF-8', body=_error_body(
+                    401, 'Unauthorized', 'The request you have made '
+                    'requires authentication.'))(environ, start_response)
         identity = identity_from_token(environ.get('HTTP_X_AUTH_TOKEN', ''))
         if identity and not environ.get('HTTP_X_ROLES'):
             user_id, project_id, environ['HTTP_X_ROLES'] = identity

@@ -106,6 +106,29 @@ class TestUserProjectToken(base.APITestCase):
             'events': []}, token=token, headers=headers)
 
 
+class TestAnonymous(base.APITestCase):
+    """A request naming no one is a 401 in every family, as Placement's
+    noauth2; version documents still answer without a token."""
+
+    def test_no_token_no_identity_is_401(self):
+        for path in ('/v1/leases', '/placement/resource_providers',
+                     '/v2/metadefs/namespaces'):
+            resp = self.request('GET', path, token=None,
+                                headers={'Accept': 'application/json'})
+            self.assertEqual(401, resp.status, path)
+            self.assertEqual(401, resp.json()['error']['code'], path)
+
+    def test_version_documents_need_no_token(self):
+        for path in ('/', '/placement/', '/placement'):
+            resp = self.request('GET', path, token=None)
+            self.assertIn(resp.status, (200, 300), path)
+
+    def test_identity_headers_alone_are_enough(self):
+        resp = self.request('GET', '/v1/leases', token=None,
+                            headers=blazar_fixtures.user_headers())
+        self.assertEqual(200, resp.status, resp.text)
+
+
 @testtools.skipUnless(os.path.exists(OPENSTACK), 'openstack CLI missing')
 class TestNonAdminCLI(base.APITestCase):
     """``openstack reservation`` with ``--os-token user:project``."""
