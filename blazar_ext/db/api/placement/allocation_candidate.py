@@ -212,16 +212,21 @@ def _resources_of(conn, ids) -> dict:
 
 
 def _traits_of(conn, ids) -> dict:
-    """{provider id: sorted trait names}, equal lists shared."""
+    """{provider id: trait names}, equal lists shared.
+
+    In trait id order (the primary key's), as Placement lists them:
+    standard traits, synced before any custom one, then custom ones in the
+    order they were made.
+    """
     def query_for(chunk):
         return (sa.select(RPT.resource_provider_id, TRAIT.name)
                 .join(TRAIT, TRAIT.id == RPT.trait_id)
                 .where(provider_base.ids_in(RPT.resource_provider_id, chunk))
-                .order_by(RPT.resource_provider_id))
+                .order_by(RPT.resource_provider_id, RPT.trait_id))
 
     shared, result = {}, {}
     for pid, rows in _grouped(conn, query_for, ids):
-        key = tuple(sorted(name for _pid, name in rows))
+        key = tuple(name for _pid, name in rows)
         value = shared.get(key)
         if value is None:
             value = shared[key] = list(key)

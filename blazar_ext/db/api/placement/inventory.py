@@ -199,6 +199,14 @@ def update_inventory(context, uuid: str, resource_class: str, values: dict,
         current = inventories_of(session, [provider.id])[provider.id]
         if resource_class not in current:
             rc_api.ids_by_name(session, [resource_class])
+            # As Placement: a stale generation, then bad values, are
+            # answered before the missing record.
+            if generation != provider.generation:
+                raise exceptions.ConcurrentUpdateDetected(
+                    what='resource provider generation conflict '
+                         '(inventories)')
+            _validate(resource_class, dict(DEFAULTS, **values),
+                      reserved_may_equal)
             raise exceptions.InventoryNotFound(
                 resource_class=resource_class, uuid=uuid)
         current[resource_class] = values
