@@ -1,4 +1,6 @@
-"""The WSGI application: three API families behind shared middleware.
+"""The WSGI applications: three API families behind shared middleware.
+
+build(), the API of blazar-ext-api and the all-in-one:
 
     HTTPProxyToWSGI -> RequestId -> /healthcheck (no auth)
         -> /calendar/: the calendar page's static files (no auth)
@@ -8,6 +10,10 @@
         -> /v2:        metadefs-compatible app
         -> /versions:  the image API version document (glanceclient)
         -> otherwise:  reservation (Blazar v1) app
+
+build_placement(), blazar-ext-placement-api: the placement-compatible
+family alone at the root of its own endpoint, as upstream's placement-api
+is deployed, behind the same middleware (no calendar).
 """
 
 from oslo_config import cfg
@@ -48,6 +54,29 @@ def build(conf: cfg.ConfigOpts = CONF):
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
         ('/calendar', calendar.CalendarApp(), True),
     ])
+    return _outer(app, conf)
+
+
+def build_placement(conf: cfg.ConfigOpts = CONF):
+    """The placement-compatible family alone, served at the root.
+
+    Its links and Location headers are relative to where it is mounted
+    (SCRIPT_NAME), so behind a proxy at /placement they carry that prefix
+    and at the root of a host they do not, as Placement's own.
+    """
+    policy.init(conf)
+    app = auth.wrap(placement_app.build(), conf,
+                    public_paths=auth.PLACEMENT_ROOT_PUBLIC_PATHS)
+    app = sizelimit.BodySizeLimit(app, conf,
+                                  family_errors.PLACEMENT_RENDERERS)
+    app = dispatch.PrefixDispatcher(app, [
+        ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
+    ])
+    return _outer(app, conf)
+
+
+def _outer(app, conf: cfg.ConfigOpts):
+    """Request ids, CORS and proxy headers, around either application."""
     app = request_id.RequestId(app)
     # Outside authentication, so a browser's preflight needs no token.
     # Only with [cors] allowed_origin set, as Placement: otherwise an

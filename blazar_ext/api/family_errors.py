@@ -29,3 +29,5 @@ def _v1(req: webob.Request, status: int, title: str,
 
 # (path prefix, render); the first matching prefix answers, '' matches all.
 RENDERERS = [('/placement', _placement), ('/v2', _metadefs), ('', _v1)]
+# The placement family alone at the root (blazar-ext-placement-api).
+PLACEMENT_RENDERERS = [('', _placement)]

@@ -36,10 +36,16 @@ def is_loopback(host: str) -> bool:
         for info in infos)
 
 
-def api_host(conf: cfg.ConfigOpts) -> str:
-    """The address to bind, or InsecureNoAuth; logs one line under noauth."""
+def api_host(conf: cfg.ConfigOpts, host: str | None = None,
+             port: int | None = None) -> str:
+    """The address to bind, or InsecureNoAuth; logs one line under noauth.
+
+    ``host`` and ``port`` are a server's own (blazar-ext-placement-api's);
+    unset, [api] host and port.
+    """
     noauth = conf.api.auth_strategy == 'noauth'
-    host = conf.api.host or (LOOPBACK if noauth else ANY)
+    host = host or conf.api.host or (LOOPBACK if noauth else ANY)
+    port = conf.api.port if port is None else port
     if not noauth:
         return host
     if is_loopback(host):
@@ -49,11 +55,11 @@ def api_host(conf: cfg.ConfigOpts) -> str:
     elif conf.api.allow_insecure_noauth:
         LOG.warning('auth_strategy = noauth on %s, allowed by [api] '
                     'allow_insecure_noauth: anyone who reaches port %d may '
-                    'act as an admin.', host, conf.api.port)
+                    'act as an admin.', host, port)
     else:
         raise InsecureNoAuth(
             'Refusing to start: auth_strategy = noauth on %s would let '
             'anyone who reaches port %d act as an admin. Listen on '
             '127.0.0.1, use auth_strategy = keystone, or set [api] '
-            'allow_insecure_noauth = true.' % (host, conf.api.port))
+            'allow_insecure_noauth = true.' % (host, port))
     return host

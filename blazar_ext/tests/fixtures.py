@@ -123,10 +123,15 @@ class Response:
 
 
 class APIFixture(fixtures.Fixture):
-    """The WSGI app, with a small client that speaks JSON to it."""
+    """The WSGI app, with a small client that speaks JSON to it;
+    ``build`` is api_app.build (every family) or build_placement."""
+
+    def __init__(self, build=None):
+        super().__init__()
+        self.build = build or api_app.build
 
     def _setUp(self):
-        self.app = api_app.build(CONF)
+        self.app = self.build(CONF)
 
     def request(self, method: str, path: str, body=None, headers=None,
                 token: str | None = 'admin', raw: bytes | None = None

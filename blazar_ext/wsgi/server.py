@@ -32,7 +32,7 @@ class _SharedSocketServer(wsgi.Server):
         return self.socket
 
 
-def _serve_one(server: wsgi.Server, threads: int) -> None:
+def _serve_one(server: wsgi.Server, threads: int, name: str) -> None:
     def _stop(signum, frame):
         # The handler runs in the main thread, inside server.start(); stop()
         # waits for that loop to end, so it must run in another thread.
@@ -41,8 +41,8 @@ def _serve_one(server: wsgi.Server, threads: int) -> None:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     host, port = server.bind_addr[:2]
-    LOG.info('blazar-ext-api (pid %d) serving on http://%s:%d with %d '
-             'threads', os.getpid(), host, port, threads)
+    LOG.info('%s (pid %d) serving on http://%s:%d with %d threads', name,
+             os.getpid(), host, port, threads)
     try:
         server.start()
     finally:
@@ -56,14 +56,14 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def serve(app_factory, host: str, port: int, workers: int = 1,
-          threads: int = 16) -> None:
+          threads: int = 16, name: str = 'blazar-ext-api') -> None:
     """Serve until SIGTERM/SIGINT; workers > 1 forks processes that share
     one listening socket, each building its own app after the fork."""
-    options = dict(numthreads=threads, server_name='blazar-ext-api',
+    options = dict(numthreads=threads, server_name=name,
                    request_queue_size=BACKLOG)
     if workers <= 1:
         _serve_one(wsgi.Server((host, port), app_factory(), **options),
-                   threads)
+                   threads, name)
         return
     listening = _listen(host, port)
     children = []
@@ -73,12 +73,12 @@ def serve(app_factory, host: str, port: int, workers: int = 1,
             try:
                 _serve_one(_SharedSocketServer(
                     listening, (host, port), app_factory(), **options),
-                    threads)
+                    threads, name)
             finally:
                 os._exit(0)
         children.append(pid)
     listening.close()
-    LOG.info('blazar-ext-api: %d workers (pids %s) on one socket',
+    LOG.info('%s: %d workers (pids %s) on one socket', name,
              workers, ', '.join(str(pid) for pid in children))
 
     def _forward(signum, frame):

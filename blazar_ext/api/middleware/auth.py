@@ -14,6 +14,8 @@ CONTEXT_KEY = 'blazar_ext.context'
 # Version documents answer without a token, as upstream services do.
 PUBLIC_PATHS = frozenset(['', '/', '/placement', '/placement/', '/v1',
                           '/v1/', '/v2', '/v2/'])
+# The same for the placement family served alone at the root.
+PLACEMENT_ROOT_PUBLIC_PATHS = frozenset(['', '/'])
 
 
 # The longest user or project id the database stores (Keystone's are 64).
@@ -93,13 +95,15 @@ class NoAuth:
 class SkipAuthForVersions:
     """Lets version documents bypass authentication."""
 
-    def __init__(self, app, authenticated_app):
+    def __init__(self, app, authenticated_app,
+                 public_paths: frozenset = PUBLIC_PATHS):
         self.app = app
         self.authenticated_app = authenticated_app
+        self.public_paths = public_paths
 
     def __call__(self, environ, start_response):
         if (environ.get('REQUEST_METHOD') in ('GET', 'HEAD')
-                and environ.get('PATH_INFO', '') in PUBLIC_PATHS):
+                and environ.get('PATH_INFO', '') in self.public_paths):
             return self.app(environ, start_response)
         return self.authenticated_app(environ, start_response)
 
@@ -150,8 +154,10 @@ class JsonAuthErrors:
         return resp(environ, start_response)
 
 
-def wrap(app, conf: cfg.ConfigOpts):
-    """Wrap ``app`` with the configured authentication and the context."""
+def wrap(app, conf: cfg.ConfigOpts,
+         public_paths: frozenset = PUBLIC_PATHS):
+    """Wrap ``app`` with the configured authentication and the context;
+    GET and HEAD of ``public_paths`` need no token."""
     app = ContextMiddleware(app)
     if conf.api.auth_strategy == 'noauth':
         authenticated = NoAuth(app)
@@ -159,4 +165,4 @@ def wrap(app, conf: cfg.ConfigOpts):
         from keystonemiddleware import auth_token
         authenticated = JsonAuthErrors(auth_token.AuthProtocol(
             app, {'oslo_config_config': conf}))
-    return SkipAuthForVersions(app, authenticated)
+    return SkipAuthForVersions(app, authenticated, public_paths)

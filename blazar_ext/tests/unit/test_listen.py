@@ -50,3 +50,14 @@ class TestApiHost(base.TestCase):
         self.assertEqual(1, len(self.log.output.splitlines()))
         self.assertIn('allowed by [api] allow_insecure_noauth',
                       self.log.output)
+
+    def test_a_server_of_its_own_host_and_port(self):
+        # blazar-ext-placement-api: [placement_api] host and port, the
+        # same noauth rule, falling back on [api] host.
+        self.conf.set_override('auth_strategy', 'noauth', group='api')
+        self.assertEqual('127.0.0.1', listen.api_host(self.conf, None, 8778))
+        self.conf.set_override('host', '127.0.0.2', group='api')
+        self.assertEqual('127.0.0.2', listen.api_host(self.conf, None, 8778))
+        exc = self.assertRaises(listen.InsecureNoAuth, listen.api_host,
+                                self.conf, '0.0.0.0', 8778)
+        self.assertIn('reaches port 8778', str(exc))

@@ -4,6 +4,8 @@ Every entry of each YAML file in gabbits/ is one test (gabbi's
 build_tests), reported and runnable by its id; the entries of one file run
 in order, in-process through wsgi-intercept, against a fresh database
 (.stestr.conf's group_regex keeps a file's entries in one worker).
+gabbits_root/ runs the same way against the placement family served
+alone at the root, as blazar-ext-placement-api serves it.
 """
 
 import os
@@ -15,21 +17,31 @@ from blazar_ext import conf
 from blazar_ext.tests.functional.placement import gabbi_fixtures
 
 GABBITS = os.path.join(os.path.dirname(__file__), 'gabbits')
+# Placement alone at the root (blazar-ext-placement-api).
+GABBITS_ROOT = os.path.join(os.path.dirname(__file__), 'gabbits_root')
 
 
-def _app():
-    """Build the app on first request, after the fixtures have started."""
-    built = []
+def _intercept(build):
+    """An intercept building the app on first request, after the
+    fixtures have started."""
+    def factory():
+        built = []
 
-    def app(environ, start_response):
-        if not built:
-            built.append(api_app.build(conf.CONF))
-        return built[0](environ, start_response)
-    return app
+        def app(environ, start_response):
+            if not built:
+                built.append(build(conf.CONF))
+            return built[0](environ, start_response)
+        return app
+    return factory
 
 
 def load_tests(loader, tests, pattern):
     """unittest/stestr protocol: one test per YAML entry."""
-    return driver.build_tests(GABBITS, loader, intercept=_app,
-                              fixture_module=gabbi_fixtures,
-                              test_loader_name=__name__)
+    suite = driver.build_tests(GABBITS, loader,
+                               intercept=_intercept(api_app.build),
+                               fixture_module=gabbi_fixtures,
+                               test_loader_name=__name__)
+    suite.addTests(driver.build_tests(
+        GABBITS_ROOT, loader, intercept=_intercept(api_app.build_placement),
+        fixture_module=gabbi_fixtures, test_loader_name=__name__))
+    return suite
