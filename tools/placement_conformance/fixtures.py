@@ -3,7 +3,7 @@
 Placement's own fixtures (placement/tests/functional/fixtures/gabbits.py in
 the openstack-placement wheel) write providers, inventories, traits,
 aggregates and allocations straight into its database. Here the same data
-goes through blazar_ext's /placement API as an admin, so the conformance
+goes through blazar_ext's Placement API as an admin, so the conformance
 run sees the service only from the outside. The functions are ours; the
 shapes they build are read from the upstream docstrings and code.
 """

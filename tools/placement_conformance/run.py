@@ -3,11 +3,14 @@
 
 openstack-placement==16.0.0 is downloaded from the package index at run
 time into a cache directory outside the repository (its files are not
-ours, so none are committed). For every gabbi file under
-placement/tests/functional/gabbits/ this starts the embedded blazar_ext
-(SQLite, fake transport, noauth) on a fresh database, recreates the
-file's fixture data through the HTTP API (see fixtures.py), runs each
-entry over HTTP with gabbi and counts the results.
+ours, so none are committed). A template database is
+made once by the embedded blazar_ext (blazar-ext-all-in-one: migrations,
+standard traits and classes). For every gabbi file under
+placement/tests/functional/gabbits/ this starts blazar-ext-placement-api,
+the placement family alone at the root of its endpoint as upstream's
+placement-api is deployed (noauth), on a fresh copy of that database,
+recreates the file's fixture data through the HTTP API (see fixtures.py),
+runs each entry over HTTP with gabbi and counts the results.
 
 Exit status: non-zero when a test fails that is neither listed, with its
 reason, in expected-failures.yaml (tests that need Placement's in-process
@@ -99,6 +102,8 @@ def _config(workdir: str, port: int, settings: dict) -> str:
     lines = ['[DEFAULT]', 'state_path = %s' % workdir,
              'log_file = %s' % os.path.join(workdir, 'server.log'),
              '[api]', 'host = 127.0.0.1', 'port = %d' % port,
+             'auth_strategy = noauth',
+             '[placement_api]', 'port = %d' % port,
              '[database]',
              'connection = sqlite:///%s' % os.path.join(workdir, 'db.sqlite'),
              '[oslo_policy]',
@@ -116,23 +121,27 @@ def _config(workdir: str, port: int, settings: dict) -> str:
 
 @contextlib.contextmanager
 def server(settings: dict, template: str | None):
-    """The embedded blazar_ext on a fresh database; yields its base URL."""
+    """blazar-ext-placement-api on a copy of ``template``, or, without
+    one, the all-in-one making a fresh database; yields the base URL of
+    the placement family (the root, or /placement)."""
     workdir = tempfile.mkdtemp(prefix='placement-conformance-')
     port = _free_port()
     if template:
         shutil.copy(template, os.path.join(workdir, 'db.sqlite'))
     conf = _config(workdir, port, settings)
+    command = ('blazar_ext.cmd.placement_api' if template
+               else 'blazar_ext.cmd.all_in_one')
     proc = subprocess.Popen(
-        [sys.executable, '-m', 'blazar_ext.cmd.all_in_one',
-         '--config-file', conf],
+        [sys.executable, '-m', command, '--config-file', conf],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = 'http://127.0.0.1:%d' % port
+    base = 'http://127.0.0.1:%d%s' % (port, '' if template else
+                                      '/placement')
     try:
         for _ in range(300):
             if proc.poll() is not None:
                 raise RuntimeError('blazar_ext exited; see %s' % workdir)
             with contextlib.suppress(requests.ConnectionError):
-                requests.get(base + '/placement/', timeout=5)
+                requests.get(base + '/', timeout=5)
                 break
             time.sleep(0.1)
         yield base, port, workdir
@@ -164,7 +173,7 @@ def _run_file(path: str, template: str):
         settings.update(fixtures.FIXTURES[name][1])
     with server(settings, template) as (base, port, _):
         fixtures.api_env()
-        client = fixtures.Placement(base + '/placement')
+        client = fixtures.Placement(base)
         for name in names:
             builder = fixtures.FIXTURES[name][0]
             if builder:
@@ -172,7 +181,7 @@ def _run_file(path: str, template: str):
         stem = os.path.basename(path)[:-5]
         suite = suitemaker.test_suite_from_dict(
             unittest.TestLoader(), stem, suite_dict, os.path.dirname(path),
-            '127.0.0.1', port, FIXTURE_MODULE, None, prefix='/placement',
+            '127.0.0.1', port, FIXTURE_MODULE, None, prefix='',
             handlers=[h() for h in handlers.RESPONSE_HANDLERS],
             test_loader_name='placement_conformance')
         result = unittest.TestResult()

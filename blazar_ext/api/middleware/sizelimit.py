@@ -29,11 +29,22 @@ class BodySizeLimit:
     def __call__(self, environ, start_response):
         req = webob.Request(environ)
         limit = self.conf.oslo_middleware.max_request_body_size
+        length = environ.get('CONTENT_LENGTH') or ''
         try:
-            if req.content_length is None and req.is_body_readable:
-                req.body = sizelimit.LimitingReader(
-                    req.body_file_raw, limit).read()
-            resp = req.get_response(self.limited)
+            if length and not length.strip().isdigit():
+                # Not an integer: left as it is for the family to refuse
+                # (Placement: 400 "content-length header must be an
+                # integer"); oslo's limiter would drop it. The body is
+                # still read through the limit.
+                environ['wsgi.input'] = sizelimit.LimitingReader(
+                    environ['wsgi.input'], limit)
+                environ['webob.is_body_seekable'] = False
+                resp = req.get_response(self.limited.application)
+            else:
+                if req.content_length is None and req.is_body_readable:
+                    req.body = sizelimit.LimitingReader(
+                        req.body_file_raw, limit).read()
+                resp = req.get_response(self.limited)
         except webob.exc.HTTPRequestEntityTooLarge:
             resp = webob.Response(status=413)
         if resp.status_int == 413 and not (

@@ -56,6 +56,17 @@ class TestBodySizeLimit(base.APITestCase):
         self.assertEqual(413, error['code'])
         self.assertIn('larger than %d bytes' % LIMIT, error['message'])
 
+    def test_content_length_not_an_integer_reaches_the_family(self):
+        # oslo's limiter would drop the header; Placement refuses it.
+        resp = self.post('/placement/resource_providers', b'{"name": "x"}',
+                         dict(PLACEMENT, **{'Content-Length': 'hi mom'}))
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('content-length header must be an integer',
+                      resp.json()['errors'][0]['detail'])
+        resp = self.post('/v1/os-hosts', self.oversized(),
+                         {'Content-Length': 'hi mom'})
+        self.assertIn(resp.status, (400, 413), resp.text)
+
     def test_under_the_limit_passes(self):
         resp = self.request('POST', '/v1/os-hosts', {'name': 'h' * 50})
         self.assertEqual(201, resp.status, resp.text)
