@@ -93,7 +93,12 @@ class NoAuth:
 
 
 class SkipAuthForVersions:
-    """Lets version documents bypass authentication."""
+    """Lets version documents bypass authentication.
+
+    Whatever the method, as Placement's auth leaves its root alone: a
+    version document is read-only, so anything but GET or HEAD there is
+    the family's own 405 (or CORS's answer), never a 401.
+    """
 
     def __init__(self, app, authenticated_app,
                  public_paths: frozenset = PUBLIC_PATHS):
@@ -102,8 +107,7 @@ class SkipAuthForVersions:
         self.public_paths = public_paths
 
     def __call__(self, environ, start_response):
-        if (environ.get('REQUEST_METHOD') in ('GET', 'HEAD')
-                and environ.get('PATH_INFO', '') in self.public_paths):
+        if environ.get('PATH_INFO', '') in self.public_paths:
             return self.app(environ, start_response)
         return self.authenticated_app(environ, start_response)
 
@@ -157,7 +161,7 @@ class JsonAuthErrors:
 def wrap(app, conf: cfg.ConfigOpts,
          public_paths: frozenset = PUBLIC_PATHS):
     """Wrap ``app`` with the configured authentication and the context;
-    GET and HEAD of ``public_paths`` need no token."""
+    requests for ``public_paths`` need no token."""
     app = ContextMiddleware(app)
     if conf.api.auth_strategy == 'noauth':
         authenticated = NoAuth(app)

@@ -123,6 +123,19 @@ class TestAnonymous(base.APITestCase):
             resp = self.request('GET', path, token=None)
             self.assertIn(resp.status, (200, 300), path)
 
+    def test_other_methods_on_version_documents_are_not_401(self):
+        # As Placement's auth leaves its root alone: each family answers
+        # (its 405, or the version document, which is all these paths
+        # hold).
+        for path in ('/', '/v1', '/v1/', '/placement', '/placement/',
+                     '/v2', '/v2/'):
+            for method in ('POST', 'PUT', 'DELETE', 'OPTIONS'):
+                resp = self.request(method, path, token=None)
+                self.assertNotEqual(401, resp.status, (method, path))
+                self.assertLess(resp.status, 500, (method, path))
+        self.assertEqual(405, self.request('OPTIONS', '/placement/',
+                                           token=None).status)
+
     def test_identity_headers_alone_are_enough(self):
         resp = self.request('GET', '/v1/leases', token=None,
                             headers=blazar_fixtures.user_headers())
