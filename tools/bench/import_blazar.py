@@ -6,19 +6,25 @@ Builds an upstream Blazar 18 database with upstream's own migrations
 MariaDB, fills it with plain SQL (HOSTS hosts x CAPS capabilities,
 RESERVATIONS physical:host leases of one reservation, one allocation and
 three events each), migrates an empty blazar_ext database, then times the
-real command, end to end (process start included), and prints the time.
+real command, end to end (process start included), and prints its wall
+and CPU time and peak memory; --repeat runs it again on a fresh target.
 
     python tools/bench/import_blazar.py [--hosts 10000] [--caps 20]
         [--reservations 100000]
         [--source-url mysql+pymysql://root@127.0.0.1/blazar_bench_src]
         [--target-url sqlite:////tmp/blazar_bench_target.sqlite]
-        [--reuse-source]
+        [--reuse-source] [--repeat 1]
+
+The target may be SQLite, MySQL/MariaDB or PostgreSQL (a database the URL's
+user may drop and create, e.g. postgresql://root:secret@127.0.0.1/bench).
+On a machine shared with other work, compare runs made side by side (for
+an older tree: PYTHONPATH=/path/to/old/tree python tools/bench/...); the
+CPU time is the command's own, the databases' not included.
 """
 
 import argparse
 import datetime
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -44,17 +50,19 @@ def _config(url: str) -> str:
     return path
 
 
-def _recreate_mysql(url: str) -> None:
+def _recreate_database(url: str) -> None:
     parsed = sa.make_url(url)
-    server = sa.create_engine(parsed.set(database=''))
-    with server.begin() as conn:
+    server_db = 'postgres' if parsed.get_backend_name() == 'postgresql' else ''
+    server = sa.create_engine(parsed.set(database=server_db),
+                              isolation_level='AUTOCOMMIT')
+    with server.connect() as conn:
         conn.execute(sa.text('DROP DATABASE IF EXISTS %s' % parsed.database))
         conn.execute(sa.text('CREATE DATABASE %s' % parsed.database))
     server.dispose()
 
 
 def build_source(url: str, hosts: int, caps: int, reservations: int) -> None:
-    _recreate_mysql(url)
+    _recreate_database(url)
     subprocess.run([os.path.join(_venv(), 'bin', 'blazar-db-manage'),
                     '--config-file', _config(url), 'upgrade', 'head'],
                    check=True, capture_output=True)
@@ -123,7 +131,7 @@ def build_target(url: str) -> None:
         if os.path.exists(path):
             os.unlink(path)
     else:
-        _recreate_mysql(url)
+        _recreate_database(url)
     subprocess.run([os.path.join(BIN, 'blazar-ext-db-manage'),
                     '--config-file', _config(url), 'upgrade'],
                    check=True, capture_output=True)
@@ -143,6 +151,9 @@ def main() -> int:
                                               'blazar_bench_target.sqlite'))
     parser.add_argument('--reuse-source', action='store_true',
                         help='Import the source a previous run built.')
+    parser.add_argument('--repeat', type=int, default=1,
+                        help='Import this many times, each into a fresh '
+                             'target.')
     args = parser.parse_args()
     if not args.reuse_source:
         print('Building the source: %d hosts x %d capabilities, %d '
@@ -150,26 +161,42 @@ def main() -> int:
                                     args.reservations))
         build_source(args.source_url, args.hosts, args.caps,
                      args.reservations)
-    build_target(args.target_url)
     command = [os.path.join(BIN, 'blazar-ext-manage'), '--config-file',
                _config(args.target_url), 'import-blazar',
                '--source-connection', args.source_url]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    began = time.monotonic()
-    proc = subprocess.run(command, capture_output=True, text=True)
-    elapsed = time.monotonic() - began
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime -
-                                                before.ru_stime)
-    print('\n'.join(line for line in proc.stdout.splitlines()
-                    if not line.startswith('    ')))
-    if proc.returncode:
-        print(proc.stderr[-3000:], file=sys.stderr)
-        return proc.returncode
+    for run in range(args.repeat):
+        build_target(args.target_url)
+        code = _timed(command, args.target_url, quiet=run > 0)
+        if code:
+            return code
+    return 0
+
+
+def _timed(command: list, target_url: str, quiet: bool) -> int:
+    with tempfile.TemporaryFile('w+') as out, \
+            tempfile.TemporaryFile('w+') as err:
+        began = time.monotonic()
+        proc = subprocess.Popen(command, stdout=out, stderr=err)
+        # wait4 rather than wait: this child's own CPU time and peak memory.
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.monotonic() - began
+        code = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if not quiet or code:
+        print('\n'.join(line for line in stdout.splitlines()
+                        if not line.startswith('    ')))
+    if code:
+        print(stderr[-3000:], file=sys.stderr)
+        return code
     # On a shared machine the wall time counts other processes' turns;
     # the CPU time is the command's own (the databases' not included).
-    print('import-blazar: %.1f s wall, %.1f s CPU (target %s)' % (
-        elapsed, cpu, sa.make_url(args.target_url).get_backend_name()))
+    print('import-blazar: %.1f s wall, %.1f s CPU (%.1f user, %.1f sys), '
+          '%d MiB peak (target %s)' % (
+              elapsed, usage.ru_utime + usage.ru_stime, usage.ru_utime,
+              usage.ru_stime, usage.ru_maxrss // 1024,
+              sa.make_url(target_url).get_backend_name()), flush=True)
     return 0
 
 

@@ -2,9 +2,10 @@
 
 read_source() reads every table blazar_ext takes over from a Blazar
 database at Blazar 18's alembic head; plan() decides, row by row, what
-will be written and what is skipped and why (pure: no I/O); write() writes
-a plan in one transaction on blazar_ext's database, or nothing. Ids are
-kept, host ids included (both are strings).
+will be written and what is skipped and why (pure: no I/O; a planned row
+may be the source's own dict, so neither is changed afterwards); write()
+writes a plan in one transaction on blazar_ext's database, or nothing.
+Ids are kept, host ids included (both are strings).
 """
 
 import collections
@@ -12,8 +13,10 @@ import dataclasses
 import functools
 
 from oslo_db import exception as db_exc
+from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from blazar_ext.db.api import bulk
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_properties
@@ -35,9 +38,6 @@ INSTANCE_TYPE = 'virtual:instance'
 INSTANCE_TYPES = (INSTANCE_TYPE, 'flavor:instance')
 # Reservation types whose detail tables this module knows.
 IMPORTABLE_TYPES = (HOST_TYPE, FLOATINGIP_TYPE, INSTANCE_TYPE)
-
-# Rows per INSERT: well under every database's parameter limit.
-_BATCH = 2000
 
 
 def _table(name: str, *columns) -> sa.TableClause:
@@ -354,7 +354,7 @@ def _plan_floatingips(source, result: Plan) -> set:
             continue
         addresses[key] = row['id']
         kept.add(row['id'])
-        result.rows['floatingips'].append(dict(row))
+        result.rows['floatingips'].append(row)
     return kept
 
 
@@ -407,7 +407,7 @@ def _plan_leases(source, result: Plan, enabled: set) -> dict:
                         % (res['id'], problem))
             continue
         kept[lease['id']] = lease
-        result.rows['leases'].append(dict(lease))
+        result.rows['leases'].append(lease)
         for rows in planned:
             for table, values in rows:
                 result.rows[table].append(values)
@@ -434,7 +434,7 @@ def _plan_reservation(result: Plan, lease, res, enabled, host_details,
     if kind not in enabled:
         return None, ('the %s plugin is disabled ([manager] plugins)'
                       % kind)
-    rows = [('reservations', dict(res))]
+    rows = [('reservations', res)]
     if kind == HOST_TYPE:
         details = host_details.get(res['id'], [])
         if len(details) != 1:
@@ -450,7 +450,7 @@ def _plan_reservation(result: Plan, lease, res, enabled, host_details,
             result.query_failures.append(
                 QueryFailure(lease['id'], res['id'], problem))
             return None, 'property query does not parse: %s' % problem
-        rows.append(('computehost_reservations', dict(detail, traits=None)))
+        rows.append(('computehost_reservations', detail))
     elif kind == INSTANCE_TYPE:
         details = instance_details.get(res['id'], [])
         if len(details) != 1:
@@ -462,14 +462,14 @@ def _plan_reservation(result: Plan, lease, res, enabled, host_details,
             result.query_failures.append(
                 QueryFailure(lease['id'], res['id'], problem))
             return None, 'property query does not parse: %s' % problem
-        rows.append(('instance_reservations', dict(detail)))
+        rows.append(('instance_reservations', detail))
     else:
         details = fip_details.get(res['id'], [])
         if len(details) != 1:
             return None, ('%d floatingip_reservations rows (one expected)'
                           % len(details))
-        rows.append(('floatingip_reservations', dict(details[0])))
-        rows.extend(('required_floatingips', dict(r))
+        rows.append(('floatingip_reservations', details[0]))
+        rows.extend(('required_floatingips', r)
                     for r in required.get(details[0]['id'], []))
     return rows, None
 
@@ -554,7 +554,7 @@ def _plan_events(source, result: Plan, leases: dict) -> None:
         if empty:
             result.skip('events', row['id'], 'no %s' % ', '.join(empty))
             continue
-        result.rows['events'].append(dict(row))
+        result.rows['events'].append(row)
 
 
 # --- Writing ---------------------------------------------------------------
@@ -566,7 +566,8 @@ def write(context, planned: Plan) -> dict:
     lease or reservation of the plan is already there (by id, or a host
     by name).
     """
-    with db_session.writer.using(context) as session:
+    with db_session.writer.using(context) as session, \
+            bulk.loading(session.connection()) as conn:
         _refuse_duplicates(session, planned)
         rows = dict(planned.rows)
         rows['extra_capabilities'], rows['computehost_extra_capabilities'] = (
@@ -579,8 +580,11 @@ def write(context, planned: Plan) -> dict:
             dict(host, resource_provider_id=providers[host['id']],
                  reservable=True)
             for host in rows['computehosts']]
+        # A row upstream left without created_at was created, as far as
+        # blazar_ext knows, by this import.
+        now = timeutils.utcnow()
         for name, model in TARGET_MODELS.items():
-            _insert(session, model, rows[name])
+            _insert(conn, model, rows[name], now)
         # The distinct values properties discovery reads.
         capability_api.fill_values(session, host_api.RESOURCE_TYPE, {
             row['capability_id']
@@ -596,23 +600,20 @@ def write(context, planned: Plan) -> dict:
 
 
 def _refuse_duplicates(session, planned: Plan) -> None:
+    # The target's keys, read once, rather than the plan's in IN lists:
+    # one scan of each table instead of hundreds of queries.
     found = []
-    for name, model, column, key in (
-            ('computehosts', host_models.ComputeHost,
-             host_models.ComputeHost.id, 'id'),
-            ('computehosts', host_models.ComputeHost,
-             host_models.ComputeHost.hypervisor_hostname,
+    for name, column, key in (
+            ('computehosts', host_models.ComputeHost.id, 'id'),
+            ('computehosts', host_models.ComputeHost.hypervisor_hostname,
              'hypervisor_hostname'),
-            ('floatingips', fip_models.FloatingIP, fip_models.FloatingIP.id,
-             'id'),
-            ('leases', lease_models.Lease, lease_models.Lease.id, 'id'),
-            ('reservations', lease_models.Reservation,
-             lease_models.Reservation.id, 'id')):
-        values = [row[key] for row in planned.rows[name]]
-        count = 0
-        for chunk in _chunks(values):
-            count += session.scalar(sa.select(sa.func.count()).where(
-                column.in_(chunk)))
+            ('floatingips', fip_models.FloatingIP.id, 'id'),
+            ('leases', lease_models.Lease.id, 'id'),
+            ('reservations', lease_models.Reservation.id, 'id')):
+        if not planned.rows[name]:
+            continue
+        present = set(session.scalars(sa.select(column)))
+        count = sum(1 for row in planned.rows[name] if row[key] in present)
         if count:
             found.append('%d %s (by %s)' % (count, name, key))
     if found:
@@ -632,23 +633,18 @@ def _merge_capabilities(session, planned: Plan) -> tuple:
             renamed[row['id']] = existing[key]
         else:
             names.append(row)
-    values = [dict(row, capability_id=renamed.get(row['capability_id'],
-                                                  row['capability_id']))
-              for row in planned.rows['computehost_extra_capabilities']]
+    values = planned.rows['computehost_extra_capabilities']
+    if renamed:
+        values = [dict(row, capability_id=renamed.get(row['capability_id'],
+                                                      row['capability_id']))
+                  for row in values]
     return names, values
 
 
-def _insert(session, model, rows: list) -> None:
-    # Every row of a table has the same keys, so each batch is one
-    # executemany; the model's defaults fill the columns upstream lacks.
-    for start in range(0, len(rows), _BATCH):
-        try:
-            session.execute(sa.insert(model), rows[start:start + _BATCH])
-        except db_exc.DBDuplicateEntry as exc:
-            raise AlreadyImported(what='a row of %s (%s)' % (
-                model.__tablename__, ', '.join(exc.columns or [])))
-
-
-def _chunks(values: list, size: int = 500):
-    for start in range(0, len(values), size):
-        yield values[start:start + size]
+def _insert(conn, model, rows: list, now) -> None:
+    try:
+        bulk.insert_rows(conn, model.__table__, rows,
+                         fill={'created_at': now})
+    except db_exc.DBDuplicateEntry as exc:
+        raise AlreadyImported(what='a row of %s (%s)' % (
+            model.__tablename__, ', '.join(exc.columns or [])))

@@ -9,6 +9,7 @@ from sqlalchemy.ext import compiler
 from sqlalchemy.sql import expression
 
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import bulk
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api.placement import inventory as inventory_api
 from blazar_ext.db.api.placement import resource_class as rc_api
@@ -260,7 +261,8 @@ def _create_providers(context, session, hosts: list) -> dict:
     class_ids = rc_api.ids_by_name(session, classes)
     uuids = {host['hypervisor_hostname']: uuidutils.generate_uuid()
              for host in hosts}
-    session.execute(sa.insert(rp), [
+    conn = session.connection()
+    bulk.insert_rows(conn, rp.__table__, [
         {'uuid': uuid, 'name': name, 'generation': 1}
         for name, uuid in uuids.items()])
     ids = {}
@@ -275,8 +277,7 @@ def _create_providers(context, session, hosts: list) -> dict:
              resource_class_id=class_ids[name])
         for host in hosts for name, column in PROVIDER_INVENTORY
         if (host.get(column) or 0) > 0]
-    if inventories:
-        session.execute(sa.insert(placement_models.Inventory), inventories)
+    bulk.insert_rows(conn, placement_models.Inventory.__table__, inventories)
     return {name: ids[uuid] for name, uuid in uuids.items()}
 
 
