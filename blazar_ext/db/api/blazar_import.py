@@ -11,7 +11,10 @@ Ids are kept, host ids included (both are strings).
 import collections
 import dataclasses
 import functools
+import re
 
+import os_resource_classes
+import os_traits
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 import sqlalchemy as sa
@@ -21,10 +24,14 @@ from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api import host_service
+from blazar_ext.db.api.placement import inventory as inventory_api
+from blazar_ext.db.api.placement import resource_class as rc_api
+from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as lease_models
+from blazar_ext.db.models import placement as placement_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 from blazar_ext.query import language
@@ -36,6 +43,8 @@ HOST_TYPE = 'physical:host'
 FLOATINGIP_TYPE = 'virtual:floatingip'
 INSTANCE_TYPE = 'virtual:instance'
 INSTANCE_TYPES = (INSTANCE_TYPE, 'flavor:instance')
+# Rows fetched from the source per round trip.
+_READ_BATCH = 10000
 # Reservation types whose detail tables this module knows.
 IMPORTABLE_TYPES = (HOST_TYPE, FLOATINGIP_TYPE, INSTANCE_TYPE)
 
@@ -69,7 +78,10 @@ SOURCE_TABLES = {
         ('trait', sa.String)),
     'computehost_resource_inventory': _table(
         'computehost_resource_inventory', _ID,
-        ('computehost_id', sa.String), ('resource_class', sa.String)),
+        ('computehost_id', sa.String), ('resource_class', sa.String),
+        ('total', sa.Integer), ('reserved', sa.Integer),
+        ('min_unit', sa.Integer), ('max_unit', sa.Integer),
+        ('step_size', sa.Integer), ('allocation_ratio', sa.Float)),
     'floatingips': _table(
         'floatingips', _ID, ('floating_network_id', sa.String),
         ('subnet_id', sa.String), ('floating_ip_address', sa.String),
@@ -94,6 +106,7 @@ SOURCE_TABLES = {
         ('vcpus', sa.Integer), ('memory_mb', sa.Integer),
         ('disk_gb', sa.Integer), ('amount', sa.Integer),
         ('affinity', sa.Boolean), ('resource_properties', sa.Text),
+        ('flavor_id', sa.String), ('server_group_id', sa.String),
         *_TIMES),
     'floatingip_reservations': _table(
         'floatingip_reservations', _ID, ('reservation_id', sa.String),
@@ -131,6 +144,9 @@ TARGET_MODELS = collections.OrderedDict([
     ('floatingip_allocations', fip_models.FloatingIPAllocation),
     ('events', lease_models.Event),
 ])
+# Written onto the hosts' resource providers once they exist: upstream's
+# per-host traits and Placement inventory.
+PROVIDER_TABLES = ('resource_provider_traits', 'inventories')
 
 
 class UnsupportedRevision(exceptions.BlazarExtException):
@@ -168,7 +184,7 @@ class Plan:
     """What an import writes (rows per target table) and leaves out."""
 
     rows: dict = dataclasses.field(default_factory=lambda: {
-        name: [] for name in TARGET_MODELS})
+        name: [] for name in (*TARGET_MODELS, *PROVIDER_TABLES)})
     skipped: list = dataclasses.field(default_factory=list)
     query_failures: list = dataclasses.field(default_factory=list)
     # {(reservation id, host id): index in rows['instance_allocations']}
@@ -207,6 +223,10 @@ def read_source(engine) -> dict:
     offers one)."""
     out = {}
     with engine.connect() as conn, conn.begin():
+        # A server-side cursor: the driver never holds a whole table
+        # besides the dicts made of it.
+        conn = conn.execution_options(stream_results=True,
+                                      yield_per=_READ_BATCH)
         for name, table in SOURCE_TABLES.items():
             result = conn.execute(sa.select(*table.c).order_by(table.c.id))
             keys = list(result.keys())
@@ -331,15 +351,78 @@ def _plan_capability_values(source, result: Plan, hosts: set,
 
 
 def _plan_host_extras(source, result: Plan, hosts: set) -> None:
-    # Upstream's per-host traits and inventories (for its flavor plugin)
-    # have no place yet: a host's provider takes its inventory from the
-    # host's columns, as a host registered through the API.
-    for table in ('computehost_trait', 'computehost_resource_inventory'):
-        for row in source[table]:
-            result.skip(table, row['id'],
-                        'not imported: the provider of host %s gets its '
-                        'inventory and traits as a host registered '
-                        'through the API' % row['computehost_id'])
+    """Upstream's per-host traits and Placement inventory (what its
+    flavor plugin reads), for the hosts' providers."""
+    seen = {}
+    for row in source['computehost_trait']:
+        host_id, name = row['computehost_id'], row['trait']
+        problem = _trait_problem(name)
+        if host_id not in hosts:
+            problem = _missing('host', host_id, source, 'computehosts')
+        elif (host_id, name) in seen:
+            problem = 'host %s has this trait already (row %s)' % (
+                host_id, seen[host_id, name])
+        if problem:
+            result.skip('computehost_trait', row['id'], problem)
+            continue
+        seen[host_id, name] = row['id']
+        result.rows['resource_provider_traits'].append(row)
+    seen = {}
+    for row in source['computehost_resource_inventory']:
+        host_id, name = row['computehost_id'], row['resource_class']
+        problem = _inventory_problem(row)
+        if host_id not in hosts:
+            problem = _missing('host', host_id, source, 'computehosts')
+        elif (host_id, name) in seen:
+            problem = 'host %s has another %s inventory (row %s)' % (
+                host_id, name, seen[host_id, name])
+        if problem:
+            result.skip('computehost_resource_inventory', row['id'], problem)
+            continue
+        seen[host_id, name] = row['id']
+        result.rows['inventories'].append(row)
+
+
+_CUSTOM = re.compile(r'^CUSTOM_[A-Z0-9_]{1,248}$')
+
+
+def _trait_problem(name) -> str | None:
+    if name == host_service.DISABLED_TRAIT:
+        return ('%s is set by blazar_ext from the host\'s reservable '
+                'flag' % name)
+    if name in _standard_traits() or _CUSTOM.match(name or ''):
+        return None
+    return ('trait %r is neither a standard trait (os-traits) nor '
+            'CUSTOM_[A-Z0-9_]+' % name)
+
+
+@functools.lru_cache(maxsize=1)
+def _standard_traits() -> frozenset:
+    return frozenset(os_traits.get_traits())
+
+
+def _inventory_problem(row) -> str | None:
+    name = row['resource_class']
+    if not (name in os_resource_classes.STANDARDS
+            or _CUSTOM.match(name or '')):
+        return ('resource class %r is neither a standard class '
+                '(os-resource-classes) nor CUSTOM_[A-Z0-9_]+' % name)
+    low = {'total': 1, 'reserved': 0, 'min_unit': 1, 'max_unit': 1,
+           'step_size': 1}
+    for field, minimum in low.items():
+        value = row[field]
+        if value is None or not minimum <= value <= inventory_api.MAX_INT:
+            return '%s inventory: %s %r out of range' % (name, field, value)
+    if not (row['allocation_ratio'] or 0) > 0:
+        return '%s inventory: allocation_ratio %r is not above 0' % (
+            name, row['allocation_ratio'])
+    if row['reserved'] > row['total']:
+        return '%s inventory: reserved %d above total %d' % (
+            name, row['reserved'], row['total'])
+    if row['min_unit'] > row['max_unit']:
+        return '%s inventory: min_unit %d above max_unit %d' % (
+            name, row['min_unit'], row['max_unit'])
+    return None
 
 
 def _plan_floatingips(source, result: Plan) -> set:
@@ -428,8 +511,9 @@ def _plan_reservation(result: Plan, lease, res, enabled, host_details,
     kind = res['resource_type']
     if kind not in IMPORTABLE_TYPES:
         if kind in INSTANCE_TYPES:
-            return None, ('%s reservations are not supported by this '
-                          'blazar_ext (no %s plugin)' % (kind, kind))
+            # Upstream keeps a flavor:instance reservation's flavor only as
+            # a JSON copy in resource_properties; not mapped yet.
+            return None, ('%s reservations are not imported (yet)' % kind)
         return None, 'unknown reservation type %s' % kind
     if kind not in enabled:
         return None, ('the %s plugin is disabled ([manager] plugins)'
@@ -574,6 +658,7 @@ def write(context, planned: Plan) -> dict:
             _merge_capabilities(session, planned))
         providers = host_api.link_providers(
             context, session, rows['computehosts'])
+        _write_provider_extras(context, session, providers, planned)
         out_of_service = [h['id'] for h in rows['computehosts']
                           if not h['reservable']]
         rows['computehosts'] = [
@@ -597,6 +682,83 @@ def write(context, planned: Plan) -> dict:
                 context, host_id, False, by=host_service.OPERATOR,
                 reason='not reservable in Blazar when imported')
         return {name: len(values) for name, values in rows.items()}
+
+
+def _write_provider_extras(context, session, providers: dict,
+                           planned: Plan) -> None:
+    """Upstream's traits (added) and inventories (replacing the class's
+    inventory taken from the host's columns) on the hosts' providers; a
+    provider changed takes a new generation, as through Placement."""
+    traits = planned.rows['resource_provider_traits']
+    inventories = planned.rows['inventories']
+    if not traits and not inventories:
+        return
+    conn = session.connection()
+    trait_ids = _catalogue(session, placement_models.Trait,
+                           {row['trait'] for row in traits},
+                           lambda: trait_api.sync_standard_traits(context))
+    class_ids = _catalogue(session, placement_models.ResourceClass,
+                           {row['resource_class'] for row in inventories},
+                           lambda: rc_api.sync_standard_classes(context))
+    rpt = placement_models.ResourceProviderTrait
+    wanted = {(providers[row['computehost_id']], trait_ids[row['trait']])
+              for row in traits}
+    held = set()
+    for chunk in _chunks(sorted({p for p, _t in wanted})):
+        held.update(session.execute(
+            sa.select(rpt.resource_provider_id, rpt.trait_id)
+            .where(rpt.resource_provider_id.in_(chunk))).all())
+    bulk.insert_rows(conn, rpt.__table__, [
+        {'resource_provider_id': p, 'trait_id': t}
+        for p, t in sorted(wanted - held)])
+    inv = placement_models.Inventory
+    replaced = collections.defaultdict(set)
+    for row in inventories:
+        replaced[class_ids[row['resource_class']]].add(
+            providers[row['computehost_id']])
+    for class_id, provider_ids in replaced.items():
+        for chunk in _chunks(sorted(provider_ids)):
+            session.execute(sa.delete(inv).where(
+                inv.resource_class_id == class_id,
+                inv.resource_provider_id.in_(chunk)))
+    bulk.insert_rows(conn, inv.__table__, [
+        dict({f: row[f] for f in inventory_api.FIELDS},
+             resource_provider_id=providers[row['computehost_id']],
+             resource_class_id=class_ids[row['resource_class']])
+        for row in inventories])
+    rp = placement_models.ResourceProvider
+    changed = {p for p, _t in wanted} | set().union(*replaced.values())
+    for chunk in _chunks(sorted(changed)):
+        session.execute(sa.update(rp).where(rp.id.in_(chunk)).values(
+            generation=rp.generation + 1))
+
+
+def _catalogue(session, model, names: set, sync_standard) -> dict:
+    """{name: id} of trait or resource class ``names``: standard ones
+    synced from their library if missing, CUSTOM_ ones created."""
+    def found():
+        out = {}
+        for chunk in _chunks(sorted(names)):
+            out.update(session.execute(sa.select(model.name, model.id)
+                                       .where(model.name.in_(chunk))).all())
+        return out
+
+    ids = found()
+    missing = names - set(ids)
+    if not missing:
+        return ids
+    if any(not name.startswith('CUSTOM_') for name in missing):
+        sync_standard()
+    bulk.insert_rows(session.connection(), model.__table__, [
+        {'name': name} for name in sorted(missing)
+        if name.startswith('CUSTOM_')])
+    return found()
+
+
+def _chunks(values: list, size: int = 500):
+    """Slices of ``values`` small enough for an IN list anywhere."""
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
 
 
 def _refuse_duplicates(session, planned: Plan) -> None:

@@ -22,7 +22,7 @@ from blazar_ext.db.models import placement as placement_models
 RESOURCES = (('VCPU', 'vcpus'), ('MEMORY_MB', 'memory_mb'),
              ('DISK_GB', 'disk_gb'))
 COLUMNS = ('vcpus', 'memory_mb', 'disk_gb', 'amount', 'affinity',
-           'resource_properties', 'flavor_id')
+           'resource_properties', 'flavor_id', 'server_group_id')
 
 
 # Detail rows

@@ -21,8 +21,12 @@ class InstanceReservation(base.BASE):
     # True: all on one host; False: each on its own host; NULL: any.
     affinity = sa.Column(sa.Boolean, nullable=True)
     resource_properties = sa.Column(sa.Text)
-    # flavor:instance: the flavor the size came from.
+    # flavor:instance: the flavor the size came from; virtual:instance
+    # imported from upstream Blazar: the flavor Blazar made for it.
     flavor_id = sa.Column(sa.String(255))
+    # The server group the instances go in, where one was made outside
+    # blazar_ext (upstream Blazar's, kept by import-blazar).
+    server_group_id = sa.Column(sa.String(36))
 
 
 class InstanceAllocation(base.BASE):

@@ -36,6 +36,7 @@ L_PENDING, L_ACTIVE, L_DONE, L_ERROR = (
 L_INSTANCE = '22222222-2222-4222-8222-222222222222'
 L_BADQUERY = '33333333-3333-4333-8333-333333333333'
 R_BADQUERY = 'r-badquery'
+SERVER_GROUP = '7a1e5c3b-0d2f-4e6a-9b8c-1d2e3f4a5b6c'
 
 
 def _event_id(kind: str, lease_id: str) -> str:
@@ -80,6 +81,18 @@ def _rows(now: datetime.datetime) -> list:
         rows.append(('computehost_extra_capabilities', {
             'id': cap_id, 'computehost_id': host_id, 'property_id': prop_id,
             'capability_value': value}))
+    # Upstream's copy of each host's Placement traits and inventory.
+    for trait_id, host_id, trait in (('t1', H1, 'HW_CPU_X86_AVX2'),
+                                     ('t2', H1, 'CUSTOM_GPU_A100'),
+                                     ('t-bad', H2, 'not-a-trait')):
+        rows.append(('computehost_trait', {
+            'id': trait_id, 'computehost_id': host_id, 'trait': trait}))
+    for inv_id, name, total, reserved, ratio in (
+            ('i1', 'VCPU', 32, 2, 4.0), ('i2', 'CUSTOM_FPGA', 2, 0, 1.0)):
+        rows.append(('computehost_resource_inventory', {
+            'id': inv_id, 'computehost_id': H1, 'resource_class': name,
+            'total': total, 'reserved': reserved, 'min_unit': 1,
+            'max_unit': total, 'step_size': 1, 'allocation_ratio': ratio}))
     for fip_id, address in (('f1', '172.24.4.10'), ('f2', '172.24.4.11')):
         rows.append(('floatingips', {
             'id': fip_id, 'floating_network_id': NET, 'subnet_id': 'sub-1',
@@ -156,7 +169,9 @@ def _rows(now: datetime.datetime) -> list:
     rows.append(('instance_reservations', {
         'id': 'd-r-instance', 'reservation_id': 'r-instance', 'vcpus': 2,
         'memory_mb': 2048, 'disk_gb': 20, 'amount': 2, 'affinity': True,
-        'resource_properties': '["==", "$rack", "r1"]'}))
+        'resource_properties': '["==", "$rack", "r1"]',
+        # The Nova objects upstream made for it.
+        'flavor_id': 'r-instance', 'server_group_id': SERVER_GROUP}))
     for slot in range(2):
         rows.append(('computehost_allocations', {
             'id': 'a-instance-%d' % slot, 'compute_host_id': H1,
@@ -219,7 +234,9 @@ class _ImportMixin:
                      'reservations                     6',
                      'instance_reservations            1',
                      'instance_allocations             1',
-                     'events                           15'):
+                     'events                           15',
+                     'resource_provider_traits         2',
+                     'inventories                      2'):
             self.assertIn(line, dry.stdout)
         for skipped in (
                 'computehosts %s: no hypervisor_hostname' % H_NONAME,
@@ -228,6 +245,7 @@ class _ImportMixin:
                 'computehost_extra_capabilities c4: resource property '
                 'p-vcpus was skipped',
                 'leases %s: its reservation %s' % (L_BADQUERY, R_BADQUERY),
+                "computehost_trait t-bad: trait 'not-a-trait' is neither",
                 'lease %s reservation %s: ' % (L_BADQUERY, R_BADQUERY)):
             self.assertIn(skipped, dry.stdout)
         self.assertEqual([], self.request('GET', '/v1/os-hosts').json()[
@@ -284,6 +302,26 @@ class _ImportMixin:
             % provider['uuid'], headers=placement).json()['inventories']
         self.assertEqual({'VCPU': 16, 'MEMORY_MB': 65536, 'DISK_GB': 400},
                          {k: v['total'] for k, v in inventories.items()})
+        # Upstream's copy of a host's Placement inventory and traits wins
+        # over what the host's columns say.
+        [provider] = self.request(
+            'GET', '/placement/resource_providers?name=compute-1',
+            headers=placement).json()['resource_providers']
+        inventories = self.request(
+            'GET', '/placement/resource_providers/%s/inventories'
+            % provider['uuid'], headers=placement).json()['inventories']
+        self.assertEqual(
+            {'VCPU': (32, 2, 4.0), 'MEMORY_MB': (131072, 0, 1.0),
+             'DISK_GB': (800, 0, 1.0), 'CUSTOM_FPGA': (2, 0, 1.0)},
+            {k: (v['total'], v['reserved'], v['allocation_ratio'])
+             for k, v in inventories.items()})
+        traits = self.request(
+            'GET', '/placement/resource_providers/%s/traits'
+            % provider['uuid'], headers=placement).json()
+        self.assertEqual(['CUSTOM_GPU_A100', 'HW_CPU_X86_AVX2'],
+                         sorted(traits['traits']))
+        self.assertEqual(provider['generation'],
+                         traits['resource_provider_generation'])
         fips = {f['id']: f['floating_ip_address'] for f in self.request(
             'GET', '/v1/floatingips').json()['floatingips']}
         self.assertEqual({'f1': '172.24.4.10', 'f2': '172.24.4.11'}, fips)
@@ -335,10 +373,11 @@ class _ImportMixin:
         [instances] = self.lease(L_INSTANCE)['reservations']
         self.assertEqual(
             ('virtual:instance', 2, 2, 2048, 20, True,
-             '["==", "$rack", "r1"]'),
+             '["==", "$rack", "r1"]', 'r-instance', SERVER_GROUP),
             tuple(instances[k] for k in (
                 'resource_type', 'amount', 'vcpus', 'memory_mb', 'disk_gb',
-                'affinity', 'resource_properties')))
+                'affinity', 'resource_properties', 'flavor_id',
+                'server_group_id')))
         # Upstream's two allocation rows are two slots on the host.
         with db_session.reader.using(
                 context.get_admin_context()) as session:

@@ -156,3 +156,87 @@ class TestPlan(base.BaseTestCase):
                          skips[('computehosts', 'h3')])
         self.assertEqual(['h1'],
                          [h['id'] for h in planned.rows['computehosts']])
+
+    def test_host_traits_for_the_provider_and_those_left_out(self):
+        planned = blazar_import.plan(_source(
+            computehosts=[_host('h1')],
+            computehost_trait=[
+                {'id': t, 'computehost_id': host, 'trait': name}
+                for t, host, name in (
+                    ('t1', 'h1', 'HW_CPU_X86_AVX2'),
+                    ('t2', 'h1', 'CUSTOM_GPU_A100'),
+                    ('t3', 'h1', 'CUSTOM_GPU_A100'),
+                    ('t4', 'h1', 'custom_lower'),
+                    ('t5', 'h1', 'HW_NOT_A_STANDARD_TRAIT'),
+                    ('t6', 'h1', 'COMPUTE_STATUS_DISABLED'),
+                    ('t7', 'gone', 'CUSTOM_GPU_A100'))]), BOTH)
+        self.assertEqual(
+            [('h1', 'HW_CPU_X86_AVX2'), ('h1', 'CUSTOM_GPU_A100')],
+            [(r['computehost_id'], r['trait'])
+             for r in planned.rows['resource_provider_traits']])
+        skips = _skips(planned)
+        self.assertEqual('host h1 has this trait already (row t2)',
+                         skips[('computehost_trait', 't3')])
+        for row_id in ('t4', 't5'):
+            self.assertIn('neither a standard trait',
+                          skips[('computehost_trait', row_id)])
+        self.assertIn("set by blazar_ext from the host's reservable flag",
+                      skips[('computehost_trait', 't6')])
+        self.assertEqual('dangling reference: host gone does not exist',
+                         skips[('computehost_trait', 't7')])
+        self.assertEqual(2, planned.counts()['resource_provider_traits'])
+
+    def test_host_inventories_for_the_provider_and_those_left_out(self):
+        def inventory(row_id, name, host='h1', **values):
+            row = {'id': row_id, 'computehost_id': host,
+                   'resource_class': name, 'total': 8, 'reserved': 1,
+                   'min_unit': 1, 'max_unit': 8, 'step_size': 1,
+                   'allocation_ratio': 4.0}
+            row.update(values)
+            return row
+
+        planned = blazar_import.plan(_source(
+            computehosts=[_host('h1')],
+            computehost_resource_inventory=[
+                inventory('i1', 'VCPU'),
+                inventory('i2', 'CUSTOM_FPGA', total=2, max_unit=2,
+                          allocation_ratio=1.0),
+                inventory('i3', 'VCPU'),
+                inventory('i4', 'NOT_A_CLASS'),
+                inventory('i5', 'MEMORY_MB', reserved=9),
+                inventory('i6', 'DISK_GB', allocation_ratio=0.0),
+                inventory('i7', 'PCI_DEVICE', min_unit=9),
+                inventory('i8', 'VCPU', host='gone')]), BOTH)
+        self.assertEqual(
+            [('VCPU', 8, 4.0), ('CUSTOM_FPGA', 2, 1.0)],
+            [(r['resource_class'], r['total'], r['allocation_ratio'])
+             for r in planned.rows['inventories']])
+        skips = _skips(planned)
+        self.assertEqual('host h1 has another VCPU inventory (row i1)',
+                         skips[('computehost_resource_inventory', 'i3')])
+        self.assertIn('neither a standard class',
+                      skips[('computehost_resource_inventory', 'i4')])
+        self.assertEqual('MEMORY_MB inventory: reserved 9 above total 8',
+                         skips[('computehost_resource_inventory', 'i5')])
+        self.assertEqual('DISK_GB inventory: allocation_ratio 0.0 is not '
+                         'above 0',
+                         skips[('computehost_resource_inventory', 'i6')])
+        self.assertEqual('PCI_DEVICE inventory: min_unit 9 above max_unit 8',
+                         skips[('computehost_resource_inventory', 'i7')])
+        self.assertEqual('dangling reference: host gone does not exist',
+                         skips[('computehost_resource_inventory', 'i8')])
+
+    def test_instance_reservation_keeps_flavor_and_server_group(self):
+        planned = blazar_import.plan(_source(
+            leases=[_lease('l1')],
+            reservations=[_reservation('r1', 'l1', 'virtual:instance')],
+            instance_reservations=[{
+                'id': 'd-r1', 'reservation_id': 'r1', 'vcpus': 1,
+                'memory_mb': 512, 'disk_gb': 1, 'amount': 2,
+                'affinity': False, 'resource_properties': '',
+                'flavor_id': 'r1', 'server_group_id': 'sg-1',
+                'created_at': None, 'updated_at': None}]),
+            BOTH + ('virtual:instance',))
+        [detail] = planned.rows['instance_reservations']
+        self.assertEqual(('r1', 'sg-1'), (detail['flavor_id'],
+                                          detail['server_group_id']))
