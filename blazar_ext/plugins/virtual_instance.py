@@ -1,10 +1,11 @@
 """virtual:instance reservations: capacity for ``amount`` instances of a
 size, taken from the hosts' Placement inventories.
 
-Packing is one set-based query (db/api/instance.host_room: every matching
-host's room over the window, capacity minus peak load) and arithmetic
-here. Allocation methods run inside the manager's writer transaction and
-raise NotEnoughResources to roll it back.
+Packing is a set-based read (db/api/instance.roomiest: the matching hosts
+with the most room over the window, capacity minus peak load, ranked by
+the database; the hosts without load are ranked on their stored capacity
+alone) and arithmetic here. Allocation methods run inside the manager's
+writer transaction and raise NotEnoughResources to roll it back.
 """
 
 import datetime
@@ -120,17 +121,16 @@ def pack(rooms: list, spec: dict, keep: dict | None = None) -> dict:
     return out if wanted <= 0 else None
 
 
-def shortage(rooms: list, spec: dict) -> str:
-    """What was short, for the 409."""
+def shortage(hosts: int, free: dict, spec: dict) -> str:
+    """What was short, for the 409: ``hosts`` matched, with ``free``
+    {size: room left} on them in all."""
+    if not hosts:
+        return 'no host matches resource_properties and is free of ' \
+               'physical:host reservations for the whole lease'
     need = {size: spec[size] * spec['amount'] for size in SIZES}
-    free = {size: sum(max(room[size], 0) for _h, room in rooms)
-            for size in SIZES}
     short = ['%s (%d needed, %d free)' % (_WHAT[size], need[size],
                                           free[size])
              for size in SIZES if free[size] < need[size]]
-    if not rooms:
-        return 'no host matches resource_properties and is free of ' \
-               'physical:host reservations for the whole lease'
     if short:
         return 'not enough ' + ', '.join(short)
     if spec['affinity'] is True:
@@ -275,17 +275,29 @@ class InstanceReservationPlugin(base.ResourcePlugin):
     def _place(self, session, reservation_id: str, spec: dict,
                start: datetime.datetime, end: datetime.datetime,
                keep: dict, lock: bool) -> dict:
-        found = instance_api.host_room(
-            session, self._filter(session, spec), start, end,
-            exclude_reservation_id=reservation_id)
+        host_filter = self._filter(session, spec)
+        # Packing uses at most ``amount`` hosts besides those kept, and
+        # always the roomiest: the database ranks the hosts and returns
+        # those only.
+        found = instance_api.roomiest(
+            session, host_filter, start, end,
+            {size: spec[size] for size in SIZES}, spec['amount'],
+            exclude_reservation_id=reservation_id, exclude_hosts=keep)
+        if keep:
+            found += instance_api.host_room(
+                session, host_filter, start, end, keep,
+                exclude_reservation_id=reservation_id)
         rooms = [(host_id, room) for host_id, room, _peak in found]
         slots = pack(rooms, spec, keep)
         if slots is None:
+            hosts, free = instance_api.free_room(
+                session, host_filter, start, end,
+                exclude_reservation_id=reservation_id)
             raise exceptions.NotEnoughResources(
                 reason='virtual:instance reservation of %d instance(s) of '
                        '%d VCPU, %d MB, %d GB: %s'
                        % (spec['amount'], spec['vcpus'], spec['memory_mb'],
-                          spec['disk_gb'], shortage(rooms, spec)))
+                          spec['disk_gb'], shortage(hosts, free, spec)))
         if lock:
             peaks = {host_id: peak for host_id, _room, peak in found
                      if host_id in slots}

@@ -24,6 +24,7 @@ from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api import host_service
+from blazar_ext.db.api import instance_capacity
 from blazar_ext.db.api.placement import inventory as inventory_api
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import trait as trait_api
@@ -726,6 +727,8 @@ def _write_provider_extras(context, session, providers: dict,
              resource_provider_id=providers[row['computehost_id']],
              resource_class_id=class_ids[row['resource_class']])
         for row in inventories])
+    # Instance reservations read the capacity these inventories give.
+    instance_capacity.refresh(session, set().union(*replaced.values()))
     rp = placement_models.ResourceProvider
     changed = {p for p, _t in wanted} | set().union(*replaced.values())
     for chunk in _chunks(sorted(changed)):

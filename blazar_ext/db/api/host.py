@@ -11,6 +11,7 @@ from sqlalchemy.sql import expression
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import bulk
 from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import instance_capacity
 from blazar_ext.db.api.placement import inventory as inventory_api
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import resource_provider as rp_api
@@ -278,6 +279,8 @@ def _create_providers(context, session, hosts: list) -> dict:
         for host in hosts for name, column in PROVIDER_INVENTORY
         if (host.get(column) or 0) > 0]
     bulk.insert_rows(conn, placement_models.Inventory.__table__, inventories)
+    # Instance reservations read the capacity these inventories give.
+    instance_capacity.refresh(session, ids.values())
     return {name: ids[uuid] for name, uuid in uuids.items()}
 
 

@@ -2,25 +2,29 @@
 and the slots held.
 
 A host's capacity per resource class is (total - reserved) x
-allocation_ratio of its provider's inventory (VCPU, MEMORY_MB, DISK_GB).
-Its load over a window is the peak, over the window, of the instance
-allocations on it: the sum at the moment the most overlap, not the sum of
-every allocation that touches the window.
+allocation_ratio of its provider's inventory (VCPU, MEMORY_MB, DISK_GB),
+stored beside the inventories (db/api/instance_capacity). Its load over a
+window is the peak, over the window, of the instance allocations on it:
+the sum at the moment the most overlap, not the sum of every allocation
+that touches the window. Only hosts with allocations overlapping the
+window have a load to compute; the others have their whole capacity.
 """
 
 import datetime
 
 import sqlalchemy as sa
+from sqlalchemy.ext import compiler
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as models
 from blazar_ext.db.models import lease as lease_models
-from blazar_ext.db.models import placement as placement_models
 
 # (resource class, size column of a request and of an allocation)
 RESOURCES = (('VCPU', 'vcpus'), ('MEMORY_MB', 'memory_mb'),
              ('DISK_GB', 'disk_gb'))
+# The size columns of a capacity, an allocation and a load, in order.
+COLUMNS_LOAD = tuple(column for _name, column in RESOURCES)
 COLUMNS = ('vcpus', 'memory_mb', 'disk_gb', 'amount', 'affinity',
            'resource_properties', 'flavor_id', 'server_group_id')
 
@@ -67,88 +71,222 @@ def delete(session, reservation_ids: list) -> None:
 
 # Capacity and load
 
-def _capacities():
-    """Per provider: the usable amount of each resource class."""
-    inv = placement_models.Inventory
-    rc = placement_models.ResourceClass
-    usable = (inv.total - inv.reserved) * inv.allocation_ratio
-    columns = [sa.func.sum(sa.case((rc.name == name, usable), else_=0))
-               .label('cap_' + column) for name, column in RESOURCES]
-    return (sa.select(inv.resource_provider_id, *columns)
-            .join(rc, rc.id == inv.resource_class_id)
-            .where(rc.name.in_([name for name, _c in RESOURCES]))
-            .group_by(inv.resource_provider_id).subquery('caps'))
+class least(sa.sql.functions.GenericFunction):
+    """The smallest of its arguments (MIN on SQLite, LEAST elsewhere)."""
+
+    inherit_cache = True
 
 
-def _peaks(start: datetime.datetime, end: datetime.datetime,
-           exclude_reservation_id: str | None):
-    """Per host: the peak load of each resource over [start, end].
+@compiler.compiles(least)
+def _least(element, compiler_, **kw):
+    return 'LEAST(%s)' % compiler_.process(element.clauses, **kw)
 
-    The sum of the allocations overlapping [start, end] is largest at one
-    of the moments an allocation starts (or at ``start``): one self-join
-    evaluates the load at each such moment, and the peak is the largest.
-    """
-    alloc = models.InstanceAllocation
+
+@compiler.compiles(least, 'sqlite')
+def _least_sqlite(element, compiler_, **kw):
+    return 'MIN(%s)' % compiler_.process(element.clauses, **kw)
+
+
+def _overlapping(alloc, start: datetime.datetime, end: datetime.datetime,
+                 exclude_reservation_id: str | None) -> list:
     cond = [alloc.start_date < end, alloc.end_date > start]
     if exclude_reservation_id:
         cond.append(alloc.reservation_id != exclude_reservation_id)
-    moment = sa.case((alloc.start_date > start, alloc.start_date),
-                     else_=start)
-    moments = (sa.select(alloc.compute_host_id.label('host_id'),
-                         moment.label('at'))
-               .where(*cond).distinct().subquery('moments'))
-    other = sa.orm.aliased(alloc)
-    other_cond = [other.start_date < end, other.end_date > start]
-    if exclude_reservation_id:
-        other_cond.append(other.reservation_id != exclude_reservation_id)
-    loads = (sa.select(moments.c.host_id, *[
-        sa.func.sum(other.slots * getattr(other, column)).label(column)
-        for _name, column in RESOURCES])
-        .join(other, sa.and_(other.compute_host_id == moments.c.host_id,
-                             other.start_date <= moments.c.at,
-                             other.end_date > moments.c.at, *other_cond))
-        .group_by(moments.c.host_id, moments.c.at).subquery('loads'))
-    return (sa.select(loads.c.host_id, *[
-        sa.func.max(loads.c[column]).label('peak_' + column)
-        for _name, column in RESOURCES])
-        .group_by(loads.c.host_id).subquery('peaks'))
+    return cond
+
+
+def _busy(start: datetime.datetime, end: datetime.datetime,
+          exclude_reservation_id: str | None):
+    """Ids of the hosts with an instance allocation overlapping the
+    window, as a subquery: read from the window index alone, for a query
+    that visits every host."""
+    alloc = models.InstanceAllocation
+    return sa.select(alloc.compute_host_id).where(
+        *_overlapping(alloc, start, end, exclude_reservation_id))
+
+
+def _loaded(start: datetime.datetime, end: datetime.datetime,
+            exclude_reservation_id: str | None):
+    """EXISTS an instance allocation on the host overlapping the window:
+    one probe of the host-window index, for a query that visits a few
+    hosts."""
+    host = host_models.ComputeHost
+    # Aliased: the outer query may read instance_allocations too.
+    alloc = sa.orm.aliased(models.InstanceAllocation)
+    return sa.exists(sa.select(sa.literal(1)).where(
+        alloc.compute_host_id == host.id,
+        *_overlapping(alloc, start, end, exclude_reservation_id))
+        .correlate(host))
+
+
+def _eligible(host_filter, start: datetime.datetime,
+              end: datetime.datetime, few: bool = False) -> list:
+    """WHERE terms on computehosts: in service, matching ``host_filter``,
+    and no physical:host reservation holding it in the window.
+
+    The last test reads the hosts held from the window index once, for a
+    query that visits every host; ``few``: it probes the host-window
+    index for each host instead, for a query that visits a handful.
+    """
+    host = host_models.ComputeHost
+    held = lease_models.ComputeHostAllocation
+    if few:
+        free = ~sa.exists(sa.select(sa.literal(1)).where(
+            held.compute_host_id == host.id, held.start_date < end,
+            held.end_date > start))
+    else:
+        free = host.id.not_in(sa.select(held.compute_host_id).where(
+            held.start_date < end, held.end_date > start))
+    return [host.reservable == sa.true(), host.disabled == sa.false(),
+            host_filter, free]
+
+
+def _fits(caps, sizes: dict):
+    """How many instances of ``sizes`` ({column: size}) the whole
+    capacity ``caps`` (an InstanceCapacity entity) holds; integer
+    division on every backend, the operands being integers."""
+    counts = [getattr(caps, column) // size
+              for column, size in sizes.items() if size > 0]
+    return counts[0] if len(counts) == 1 else least(*counts)
+
+
+def _with_allocations(session, host_filter, start: datetime.datetime,
+                      end: datetime.datetime,
+                      exclude_reservation_id: str | None, *where,
+                      few: bool = False) -> list:
+    """[(host id, {column: room}, {column: peak})] for the eligible hosts
+    meeting ``where``, from one query: each host's capacity with its
+    allocations overlapping the window."""
+    host = host_models.ComputeHost
+    caps = models.InstanceCapacity
+    alloc = models.InstanceAllocation
+    query = (sa.select(host.id, *[getattr(caps, c) for c in COLUMNS_LOAD],
+                       alloc.start_date, alloc.end_date, alloc.slots,
+                       *[getattr(alloc, c) for c in COLUMNS_LOAD])
+             .join(caps, caps.resource_provider_id ==
+                   host.resource_provider_id)
+             .outerjoin(alloc, sa.and_(
+                 alloc.compute_host_id == host.id,
+                 *_overlapping(alloc, start, end, exclude_reservation_id)))
+             .where(*_eligible(host_filter, start, end, few), *where)
+             .order_by(host.id))
+    capacity, allocations = {}, {}
+    for row in session.execute(query):
+        host_id = row[0]
+        if host_id not in capacity:
+            capacity[host_id] = dict(zip(COLUMNS_LOAD, row[1:4]))
+            allocations[host_id] = []
+        if row[4] is not None:
+            allocations[host_id].append(row[4:])
+    out = []
+    for host_id, caps_of in capacity.items():
+        peak = peak_load(allocations[host_id], start)
+        out.append((host_id, {c: caps_of[c] - peak[c] for c in caps_of},
+                    peak))
+    return out
+
+
+def peak_load(allocations: list, start: datetime.datetime) -> dict:
+    """{column: peak} of the load of ``allocations`` ((start, end, slots,
+    vcpus, memory_mb, disk_gb), all overlapping the window from
+    ``start``): the largest sum of those running at one moment. That
+    moment is one at which an allocation starts, or ``start``."""
+    peak = dict.fromkeys(COLUMNS_LOAD, 0)
+    for at in {max(a[0], start) for a in allocations}:
+        running = [a for a in allocations if a[0] <= at < a[1]]
+        for i, column in enumerate(COLUMNS_LOAD):
+            peak[column] = max(peak[column],
+                               sum(a[2] * a[3 + i] for a in running))
+    return peak
 
 
 def host_room(session, host_filter, start: datetime.datetime,
-              end: datetime.datetime,
-              exclude_reservation_id: str | None = None,
-              among=None) -> list:
-    """[(host id, {column: room}, {column: peak})] for the in-service
-    hosts matching ``host_filter`` that no physical:host reservation holds
-    in the window: room is capacity minus peak load per resource. One
-    query."""
+              end: datetime.datetime, among,
+              exclude_reservation_id: str | None = None) -> list:
+    """[(host id, {column: room}, {column: peak})] for the eligible hosts
+    ``among`` (whatever their room): room is capacity minus peak load
+    over the window, per resource. One query."""
     host = host_models.ComputeHost
-    caps = _capacities()
-    peaks = _peaks(start, end, exclude_reservation_id)
-    held = lease_models.ComputeHostAllocation
-    whole_host = sa.exists(sa.select(sa.literal(1)).where(
-        held.compute_host_id == host.id, held.start_date < end,
-        held.end_date > start))
-    query = (sa.select(host.id, *[
-        caps.c['cap_' + column] for _name, column in RESOURCES], *[
-        sa.func.coalesce(peaks.c['peak_' + column], 0)
-        for _name, column in RESOURCES])
-        .join(caps, caps.c.resource_provider_id == host.resource_provider_id)
-        .outerjoin(peaks, peaks.c.host_id == host.id)
-        .where(host.reservable == sa.true(), host.disabled == sa.false(),
-               host_filter, ~whole_host)
-        .order_by(host.id))
-    if among is not None:
-        query = query.where(host.id.in_(list(among)))
-    out = []
-    for row in session.execute(query):
-        caps_of = {c: float(row[i + 1] or 0)
-                   for i, (_n, c) in enumerate(RESOURCES)}
-        peak_of = {c: float(row[i + 1 + len(RESOURCES)] or 0)
-                   for i, (_n, c) in enumerate(RESOURCES)}
-        out.append((row[0], {c: caps_of[c] - peak_of[c] for c in caps_of},
-                    peak_of))
-    return out
+    return _with_allocations(session, host_filter, start, end,
+                             exclude_reservation_id,
+                             host.id.in_(list(among)), few=True)
+
+
+def roomiest(session, host_filter, start: datetime.datetime,
+             end: datetime.datetime, sizes: dict, limit: int,
+             exclude_reservation_id: str | None = None,
+             exclude_hosts=()) -> list:
+    """As host_room, for hosts enough to hold ``limit`` instances of
+    ``sizes`` ({column: size}) however packing spreads them: at least the
+    ``limit`` eligible hosts with room for the most instances (at least
+    one), most first then by id. Packing never uses a host past those.
+
+    Two queries, and per-host work only where a host's load may matter:
+    the hosts without instance load in the window have their whole
+    capacity, so the database ranks them on it alone; of the loaded
+    hosts, only those whose whole capacity could rank among the first
+    ``limit`` of them have their load read.
+    """
+    host = host_models.ComputeHost
+    caps = models.InstanceCapacity
+    where = [host.id.not_in(list(exclude_hosts))] if exclude_hosts else []
+    busy = _busy(start, end, exclude_reservation_id)
+    fits = _fits(caps, sizes)
+    idle = (sa.select(host.id, *[getattr(caps, c) for c in COLUMNS_LOAD])
+            .join(caps, caps.resource_provider_id ==
+                  host.resource_provider_id)
+            .where(*_eligible(host_filter, start, end), *where,
+                   host.id.not_in(busy), fits >= 1)
+            .order_by(fits.desc(), host.id).limit(limit))
+    found = [(row[0], dict(zip(COLUMNS_LOAD, row[1:])),
+              dict.fromkeys(COLUMNS_LOAD, 0))
+             for row in session.execute(idle)]
+    if len(found) < limit:
+        return found + _with_allocations(
+            session, host_filter, start, end, exclude_reservation_id,
+            *where, host.id.in_(busy), fits >= 1)
+    # A loaded host holds no more than its whole capacity would: unless
+    # that ranks before the last idle host found, the host cannot rank
+    # among the first ``limit``. Those that can are found through
+    # indexes: the hosts whose capacity holds more than the last idle
+    # host's (by provider), and those holding as much with a smaller id
+    # (by id). Only these few have their load read.
+    last_id, last_room = found[-1][0], found[-1][1]
+    last = min(last_room[column] // size
+               for column, size in sizes.items() if size > 0)
+    other = sa.orm.aliased(caps)
+    roomier = sa.select(other.resource_provider_id).where(
+        _fits(other, sizes) > last)
+    return found + _with_allocations(
+        session, host_filter, start, end, exclude_reservation_id, *where,
+        sa.or_(host.resource_provider_id.in_(roomier), host.id < last_id),
+        fits >= last, _loaded(start, end, exclude_reservation_id),
+        few=True)
+
+
+def free_room(session, host_filter, start: datetime.datetime,
+              end: datetime.datetime,
+              exclude_reservation_id: str | None = None) -> tuple:
+    """(how many hosts are eligible, {column: room left on them in all})
+    for the message of a refusal: the idle hosts' capacities summed by
+    the database, the loaded hosts' room from their allocations."""
+    host = host_models.ComputeHost
+    caps = models.InstanceCapacity
+    busy = _busy(start, end, exclude_reservation_id)
+    idle = session.execute(
+        sa.select(sa.func.count(), *[
+            sa.func.coalesce(sa.func.sum(getattr(caps, c)), 0)
+            for c in COLUMNS_LOAD])
+        .select_from(host)
+        .join(caps, caps.resource_provider_id == host.resource_provider_id)
+        .where(*_eligible(host_filter, start, end),
+               host.id.not_in(busy))).one()
+    loaded = _with_allocations(session, host_filter, start, end,
+                               exclude_reservation_id, host.id.in_(busy))
+    free = {c: int(idle[1 + i]) + sum(max(room[c], 0)
+                                      for _h, room, _p in loaded)
+            for i, c in enumerate(COLUMNS_LOAD)}
+    return idle[0] + len(loaded), free
 
 
 def lock_and_recheck(session, room: dict, start: datetime.datetime,
@@ -170,24 +308,18 @@ def lock_and_recheck(session, room: dict, start: datetime.datetime,
         raise allocation_api.AllocationRace()
     alloc = models.InstanceAllocation
     rows = session.execute(sa.select(
-        alloc.compute_host_id, alloc.slots, alloc.start_date,
-        alloc.end_date, *[getattr(alloc, c) for _n, c in RESOURCES])
+        alloc.compute_host_id, alloc.start_date, alloc.end_date,
+        alloc.slots, *[getattr(alloc, c) for c in COLUMNS_LOAD])
         .where(alloc.compute_host_id.in_(list(room)),
-               alloc.start_date < end, alloc.end_date > start,
-               alloc.reservation_id != exclude_reservation_id)
+               *_overlapping(alloc, start, end, exclude_reservation_id))
         .with_for_update(read=True)).all()
     by_host: dict = {}
     for row in rows:
-        by_host.setdefault(row[0], []).append(row)
+        by_host.setdefault(row[0], []).append(row[1:])
     for host_id, expected in room.items():
-        allocations = by_host.get(host_id, [])
-        moments = {max(r[2], start) for r in allocations}
-        for _name, column in RESOURCES:
-            peak = max([sum(r.slots * getattr(r, column)
-                            for r in allocations
-                            if r[2] <= at < r[3]) for at in moments] or [0])
-            if peak > expected[column]:
-                raise allocation_api.AllocationRace()
+        peak = peak_load(by_host.get(host_id, []), start)
+        if any(peak[c] > expected[c] for c in COLUMNS_LOAD):
+            raise allocation_api.AllocationRace()
 
 
 def allocations_of(session, reservation_id: str) -> dict:

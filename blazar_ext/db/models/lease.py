@@ -60,6 +60,10 @@ class ComputeHostAllocation(base.BASE):
         # so that question needs no join to leases.
         sa.Index('ix_computehost_allocations_host_window',
                  'compute_host_id', 'start_date', 'end_date'),
+        # The hosts held over a window, found without visiting each host
+        # (instance packing asks; revision 0014).
+        sa.Index('ix_computehost_allocations_window',
+                 'start_date', 'end_date', 'compute_host_id'),
     )
 
     id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)

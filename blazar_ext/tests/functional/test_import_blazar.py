@@ -315,6 +315,13 @@ class _ImportMixin:
              'DISK_GB': (800, 0, 1.0), 'CUSTOM_FPGA': (2, 0, 1.0)},
             {k: (v['total'], v['reserved'], v['allocation_ratio'])
              for k, v in inventories.items()})
+        # Instance reservations take the capacity those give: (32 - 2) x 4.
+        with self.db.engine.connect() as conn:
+            self.assertEqual((120, 131072, 800), tuple(conn.execute(sa.text(
+                'SELECT c.vcpus, c.memory_mb, c.disk_gb '
+                'FROM instance_capacities c JOIN resource_providers r '
+                'ON r.id = c.resource_provider_id WHERE r.uuid = :u'),
+                {'u': provider['uuid']}).one()))
         traits = self.request(
             'GET', '/placement/resource_providers/%s/traits'
             % provider['uuid'], headers=placement).json()

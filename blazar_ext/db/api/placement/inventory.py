@@ -2,6 +2,7 @@
 
 import sqlalchemy as sa
 
+from blazar_ext.db.api import instance_capacity
 from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.models import placement as models
@@ -172,6 +173,8 @@ def set_inventories(context, uuid: str, inventories: dict, generation: int,
                                   resource_class_id=class_id))
         if added:
             session.execute(sa.insert(INV), added)
+        # Instance reservations read the capacity this gives.
+        instance_capacity.refresh(session, [provider.id])
         inventories = inventories_of(session, [provider.id])[provider.id]
         return {'inventories': inventories,
                 'resource_provider_generation': provider.generation}

@@ -10,6 +10,7 @@ from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -214,7 +215,8 @@ def delete(context, uuid: str) -> None:
         if session.scalar(sa.select(sa.exists().where(
                 RP.parent_provider_id == provider.id))):
             raise exceptions.CannotDeleteParentProvider(uuid=uuid)
-        for model in (models.Inventory, models.ResourceProviderTrait,
+        for model in (models.Inventory, instance_models.InstanceCapacity,
+                      models.ResourceProviderTrait,
                       models.ResourceProviderAggregate):
             session.execute(sa.delete(model).where(
                 model.resource_provider_id == provider.id))

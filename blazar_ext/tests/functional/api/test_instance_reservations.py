@@ -93,6 +93,68 @@ class TestCapacity(InstanceTestCase):
         self.create(reservations=[instances(amount=3, memory_mb=1024)])
         self.refused([instances(amount=1, memory_mb=1024)])
 
+    def provider(self, name: str) -> dict:
+        return self.request(
+            'GET', '/placement/resource_providers?name=%s' % name,
+            headers=base_placement()).json()['resource_providers'][0]
+
+    def test_capacity_follows_every_inventory_write(self):
+        self.add_hosts(1)
+        uuid = self.provider('h1')['uuid']
+        # No VCPU inventory: no capacity for an instance.
+        resp = self.request(
+            'DELETE', '/placement/resource_providers/%s/inventories/VCPU'
+            % uuid, headers=base_placement())
+        self.assertEqual(204, resp.status, resp.text)
+        self.assertIn('VCPU (4 needed, 0 free)',
+                      self.refused([instances()]))
+        # All inventories replaced at once: 6 VCPU, one instance of 4.
+        resp = self.request(
+            'PUT', '/placement/resource_providers/%s/inventories' % uuid,
+            {'resource_provider_generation':
+                self.provider('h1')['generation'],
+             'inventories': {'VCPU': {'total': 6},
+                             'MEMORY_MB': {'total': 16384},
+                             'DISK_GB': {'total': 100}}},
+            headers=base_placement())
+        self.assertEqual(200, resp.status, resp.text)
+        self.create(reservations=[instances()])
+        self.assertIn('VCPU (4 needed, 2 free)',
+                      self.refused([instances()]))
+
+    def test_a_provider_registered_before_its_host(self):
+        # A compute service registered the provider first; the host
+        # adopts it, and its inventory (4 VCPU, not the 8 the host
+        # registration says) is the capacity.
+        resp = self.request('POST', '/placement/resource_providers',
+                            {'name': 'h1'}, headers=base_placement())
+        self.assertEqual(200, resp.status, resp.text)
+        uuid = resp.json()['uuid']
+        resp = self.request(
+            'PUT', '/placement/resource_providers/%s/inventories' % uuid,
+            {'resource_provider_generation': 0,
+             'inventories': {'VCPU': {'total': 4},
+                             'MEMORY_MB': {'total': 16384},
+                             'DISK_GB': {'total': 100}}},
+            headers=base_placement())
+        self.assertEqual(200, resp.status, resp.text)
+        self.add_hosts(1)
+        self.create(reservations=[instances()])
+        self.assertIn('VCPU (4 needed, 0 free)',
+                      self.refused([instances()]))
+
+    def test_a_loaded_host_with_more_room_comes_first(self):
+        # h1 is idle with room for 2; h2 holds one instance and has room
+        # for 3 more: the roomiest host is the loaded one, though the
+        # idle host alone would hold the one instance asked.
+        self.add_host('h1', vcpus=8, memory_mb=65536, local_gb=1000)
+        big = self.add_host('h2', vcpus=16, memory_mb=65536,
+                            local_gb=1000)
+        self.create(name='a', start=30, end=200, reservations=[
+            instances(affinity=True)])
+        lease = self.create(name='b', reservations=[instances()])
+        self.assertEqual({big['id']: 1}, self.slots(lease))
+
     def test_resource_properties_choose_the_hosts(self):
         self.add_host('plain', vcpus=8, memory_mb=16384, local_gb=100)
         gpu = self.add_host('gpu', vcpus=8, memory_mb=16384, local_gb=100,

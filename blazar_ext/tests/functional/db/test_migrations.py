@@ -345,6 +345,48 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
                 allocs.insert().values(id='dangling', compute_host_id='999',
                                        reservation_id='res-host-a'))
 
+    def test_instance_capacities_filled_from_inventories(self):
+        migration.upgrade('0013', self.engine)
+        tables = self._tables()
+        # provider: {class: (total, reserved, allocation_ratio)}
+        inventories = {
+            'full': {'VCPU': (16, 2, 4.0), 'MEMORY_MB': (65536, 512, 1.5),
+                     'DISK_GB': (1000, 0, 1.0), 'CUSTOM_FPGA': (2, 0, 1.0)},
+            'no-disk': {'VCPU': (8, 0, 1.0), 'MEMORY_MB': (4096, 0, 1.0)},
+            'other-classes-only': {'CUSTOM_FPGA': (4, 0, 1.0)},
+            'none': {}}
+        with self.engine.begin() as conn:
+            classes = {}
+            for n, name in enumerate(['VCPU', 'MEMORY_MB', 'DISK_GB',
+                                      'CUSTOM_FPGA']):
+                classes[name] = conn.execute(
+                    tables['resource_classes'].insert().values(
+                        id=n + 1, name=name)).inserted_primary_key[0]
+            providers = {}
+            for name, rows in inventories.items():
+                providers[name] = conn.execute(
+                    tables['resource_providers'].insert().values(
+                        uuid='rp-' + name, name=name, generation=1)
+                ).inserted_primary_key[0]
+                for rc, (total, reserved, ratio) in rows.items():
+                    conn.execute(tables['inventories'].insert().values(
+                        resource_provider_id=providers[name],
+                        resource_class_id=classes[rc], total=total,
+                        reserved=reserved, min_unit=1, max_unit=total,
+                        step_size=1, allocation_ratio=ratio))
+
+        migration.upgrade('0014', self.engine)
+        capacities = self._tables()['instance_capacities']
+        with self.engine.connect() as conn:
+            found = {row[0]: tuple(row[1:]) for row in conn.execute(
+                sa.select(capacities.c.resource_provider_id,
+                          capacities.c.vcpus, capacities.c.memory_mb,
+                          capacities.c.disk_gb))}
+        # (total - reserved) x allocation_ratio, rounded down; 0 for a
+        # class missing; no row for a provider with none of the three.
+        self.assertEqual({providers['full']: (56, 97536, 1000),
+                          providers['no-disk']: (8, 4096, 0)}, found)
+
     def _empty(self, table: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(sa.text('DELETE FROM %s' % table))
