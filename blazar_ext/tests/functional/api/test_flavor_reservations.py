@@ -7,6 +7,7 @@ import fixtures
 import sqlalchemy as sa
 
 from blazar_ext.tests import base
+from blazar_ext.tests.functional import backends
 
 PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
 FLAVORS = """
@@ -123,3 +124,8 @@ class TestFlavorInstance(base.LeaseTestCase):
         updated = resp.json()['lease']['reservations'][0]
         self.assertEqual(('small-override', 4, 2), (
             updated['flavor_id'], updated['amount'], updated['vcpus']))
+
+
+# The same on MariaDB/MySQL and PostgreSQL (skipped without them).
+TestFlavorInstanceMySQL, TestFlavorInstancePostgreSQL = (
+    backends.on_each_backend(TestFlavorInstance))

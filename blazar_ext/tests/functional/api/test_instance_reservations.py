@@ -1,10 +1,12 @@
 """virtual:instance reservations through the whole service: capacity from
 the hosts' Placement inventories, peak load over the window, affinity,
-exclusion with physical:host reservations, and updates."""
+exclusion with physical:host reservations, and updates; on SQLite, and
+on MariaDB/MySQL and PostgreSQL where they answer."""
 
 import sqlalchemy as sa
 
 from blazar_ext.tests import base
+from blazar_ext.tests.functional import backends
 
 
 def instances(**values) -> dict:
@@ -341,3 +343,16 @@ class TestReservationProviders(InstanceTestCase):
         self.assertEqual(204, self.request(
             'DELETE', '/v1/leases/%s' % lease['id']).status)
         self.assertNotIn('blazar_h1', self.providers())
+
+
+# The same on MariaDB/MySQL and PostgreSQL (skipped without them).
+TestCapacityMySQL, TestCapacityPostgreSQL = (
+    backends.on_each_backend(TestCapacity))
+TestAffinityMySQL, TestAffinityPostgreSQL = (
+    backends.on_each_backend(TestAffinity))
+TestExclusionWithHostsMySQL, TestExclusionWithHostsPostgreSQL = (
+    backends.on_each_backend(TestExclusionWithHosts))
+TestUpdateMySQL, TestUpdatePostgreSQL = (
+    backends.on_each_backend(TestUpdate))
+TestReservationProvidersMySQL, TestReservationProvidersPostgreSQL = (
+    backends.on_each_backend(TestReservationProviders))

@@ -199,13 +199,10 @@ class _Packing:
         self.assertEqual(self.HOSTS - 2, len(ids))
 
 
-class TestPackingSQLite(_Packing, base.DBTestCase):
+class TestPacking(_Packing, base.DBTestCase):
     pass
 
 
-class TestPackingMySQL(backends.OnBackend, _Packing, base.DBTestCase):
-    BACKEND = 'mysql'
-
-
-class TestPackingPostgreSQL(backends.OnBackend, _Packing, base.DBTestCase):
-    BACKEND = 'postgresql'
+# The same on MariaDB/MySQL and PostgreSQL (skipped without them).
+TestPackingMySQL, TestPackingPostgreSQL = backends.on_each_backend(
+    TestPacking)
