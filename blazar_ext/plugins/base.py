@@ -64,6 +64,16 @@ class ResourcePlugin(metaclass=abc.ABCMeta):
     #: ('package.module' strings, for the same reason).
     policy_modules: tuple = ()
 
+    #: The resource type whose capabilities a request of this type names
+    #: in ``resource_properties``; /v1/<this type>/properties lists them.
+    #: None: the type's own (db/api/capability.register_value_model).
+    properties_of: str | None = None
+
+    #: The metadefs catalog resource type of this type (OS::Blazar::Host):
+    #: the namespaces associated with it describe its properties (title,
+    #: type, operators) in the properties API. None: the type's own name.
+    catalog_resource_type: str | None = None
+
     # Requests
 
     @abc.abstractmethod

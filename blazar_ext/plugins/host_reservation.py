@@ -111,6 +111,7 @@ class HostReservationPlugin(base.ResourcePlugin):
                       'resource_properties', 'before_end', 'traits')
     api_routes = {'os-hosts': 'blazar_ext.api.v1.hosts:HostsController'}
     policy_modules = ('blazar_ext.policies.oshosts',)
+    catalog_resource_type = 'OS::Blazar::Host'
 
     def normalize(self, request: dict, current: dict | None = None,
                   private_visible: bool = False) -> base.Spec:

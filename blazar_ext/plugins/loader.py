@@ -56,6 +56,16 @@ class Plugins:
                        % (resource_type, ', '.join(sorted(self.by_type))))
         return plugin
 
+    def property_source(self, resource_type: str) -> tuple:
+        """(resource type whose capabilities are the properties of
+        ``resource_type``, its catalog resource type). A type no enabled
+        plugin names is its own."""
+        plugin = self.by_type.get(resource_type)
+        if plugin is None:
+            return resource_type, resource_type
+        return (plugin.properties_of or resource_type,
+                plugin.catalog_resource_type or resource_type)
+
     def routes(self) -> dict:
         """{path segment under /v1: 'module:Controller'} of every type."""
         routes: dict = {}

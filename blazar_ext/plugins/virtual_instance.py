@@ -170,6 +170,10 @@ class InstanceReservationPlugin(base.ResourcePlugin):
     resource_type = RESOURCE_TYPE
     detail_columns = ('amount', 'vcpus', 'memory_mb', 'disk_gb',
                       'affinity', 'resource_properties')
+    # resource_properties filters the hosts: their capabilities are this
+    # type's properties, described in the catalog for instances.
+    properties_of = 'physical:host'
+    catalog_resource_type = 'OS::Blazar::Instance'
 
     def __init__(self, compute_driver: compute.ComputeDriver | None = None):
         self._given = compute_driver

@@ -3,7 +3,9 @@ values and whether users may see them.
 
 Two route families share the handlers below:
 
-- /v1/{resource_type}/properties[/{name}], as the discovery spec describes;
+- /v1/{resource_type}/properties[/{name}], as the discovery spec describes
+  (an instance type, whose requests filter hosts, lists the hosts'
+  properties, described by its own catalog resource type);
 - /v1/os-hosts/properties[/{name}], as python-blazarclient calls it
   (bodies wrapped in ``resource_properties`` / ``resource_property``).
 
@@ -21,6 +23,7 @@ from blazar_ext.api import validation
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import metadef_resource_type as metadef_rt_api
 from blazar_ext import exceptions
+from blazar_ext.plugins import loader
 from blazar_ext.policies import properties as property_policies
 from blazar_ext import policy
 from blazar_ext.rpc import manager_client
@@ -84,23 +87,32 @@ def _list_query(context) -> tuple:
     return query.get('detail', False), include_private
 
 
+def _source(resource_type: str) -> tuple:
+    """(the type whose capabilities are the properties, the catalog
+    resource type describing them): an instance type's properties are
+    the hosts' (the enabled plugins say)."""
+    return loader.get().property_source(resource_type)
+
+
 def list_properties(context, resource_type: str) -> list:
     """Handler body of the listings: policy, query, database, catalog."""
     policy.authorize(context, property_policies.LIST)
     detail, include_private = _list_query(context)
-    items = capability_api.property_list(context, resource_type,
-                                         include_private, detail)
-    return _with_catalog(context, resource_type, items)
+    source, catalog = _source(resource_type)
+    items = capability_api.property_list(context, source, include_private,
+                                         detail)
+    return _with_catalog(context, catalog, items)
 
 
 def show_property(context, resource_type: str, name: str) -> dict:
     """One property and its values; 403 if private and not allowed."""
     policy.authorize(context, property_policies.GET)
-    item = capability_api.property_get(context, resource_type, name)
+    source, catalog = _source(resource_type)
+    item = capability_api.property_get(context, source, name)
     if item['private'] and not _may_see_private(context):
         raise exceptions.PolicyNotAuthorized(
             action=property_policies.GET_PRIVATE)
-    return _with_catalog(context, resource_type, [item])[0]
+    return _with_catalog(context, catalog, [item])[0]
 
 
 def update_property(context, resource_type: str, name: str) -> dict:
@@ -108,9 +120,16 @@ def update_property(context, resource_type: str, name: str) -> dict:
     policy.authorize(context, property_policies.UPDATE)
     values = validation.parse_json(pecan.request.body)
     validation.validate(schema.UPDATE, values)
+    source, catalog = _source(resource_type)
+    if source != resource_type:
+        # One flag per capability: it is set where the capability lives.
+        raise exceptions.Invalid(
+            reason='the properties of %s are those of %s; set a '
+                   "property's visibility through /v1/%s/properties/<name>"
+                   % (resource_type, source, source))
     item = manager_client.get_client().update_property(
         context, resource_type, name, values['private'])
-    return _with_catalog(context, resource_type, [item])[0]
+    return _with_catalog(context, catalog, [item])[0]
 
 
 def _value_objects(item: dict) -> dict:

@@ -104,3 +104,85 @@ class TestPropertyCatalog(base.LeaseTestCase):
             min=1, max=3, resource_properties=(
                 '["<all-in>", "$cpu_features", "avx512"]'))])
         self.assertEqual([self.h3['id']], self.allocated_hosts(lease['id']))
+
+
+class TestInstanceProperties(base.LeaseTestCase):
+    """An instance reservation's resource_properties filter the hosts:
+    /v1/virtual:instance/properties (and flavor:instance) list the hosts'
+    properties, described by the catalog resource type
+    OS::Blazar::Instance."""
+
+    TYPES = ('virtual:instance', 'flavor:instance')
+
+    _open_to_users = TestPropertyCatalog._open_to_users
+
+    def setUp(self):
+        super().setUp()
+        metadefs.load(context.get_admin_context(),
+                      metadefs.definitions_dir())
+        self.add_host('h1', cpu_features='["avx", "aes"]', rack='r1')
+        self.add_host('h2', cpu_features='["sse"]', rack='r2',
+                      secret='x')
+        for name in ('cpu_features', 'rack'):
+            resp = self.request('PATCH', '%s/%s' % (HOST_PROPS, name),
+                                {'private': False})
+            self.assertEqual(204, resp.status, resp.text)
+
+    def test_listing_is_the_hosts_with_the_instance_catalog(self):
+        for resource_type in self.TYPES:
+            resp = self.request('GET', '/v1/%s/properties?detail=true'
+                                % resource_type)
+            self.assertEqual(200, resp.status, resp.text)
+            items = {item['property']: item for item in resp.json()}
+            # Public ones only (secret stays private), values as the spec
+            # shows them, operators from the shipped host namespace, which
+            # is associated with OS::Blazar::Instance too.
+            self.assertEqual({'cpu_features', 'rack'}, set(items))
+            self.assertEqual([{'value': 'r1'}, {'value': 'r2'}],
+                             items['rack']['values'])
+            self.assertEqual(['<or>', '<all-in>'],
+                             items['cpu_features']['operators'])
+            resp = self.request('GET', '/v1/%s/properties/rack'
+                                % resource_type)
+            self.assertEqual(200, resp.status, resp.text)
+            self.assertEqual('rack', resp.json()['property'])
+
+    def test_private_property_hidden_by_name(self):
+        self._open_to_users()
+        resp = self.request('GET', '/v1/virtual:instance/properties/rack',
+                            token=None, headers=fixtures.user_headers())
+        self.assertEqual(200, resp.status, resp.text)
+        resp = self.request('GET', '/v1/virtual:instance/properties/secret',
+                            token=None, headers=fixtures.user_headers())
+        self.assertEqual(403, resp.status, resp.text)
+        self.assertNotIn('secret', resp.text)
+
+    def test_catalog_of_the_instance_type_is_its_own(self):
+        resp = self.request('POST', '/v2/metadefs/namespaces', {
+            'namespace': 'Instances::Racks', 'visibility': 'public',
+            'resource_type_associations': [{'name': 'OS::Blazar::Instance'}],
+            'properties': {'rack': {
+                'title': 'Rack', 'type': 'string', 'operators': ['<or>']}}})
+        self.assertEqual(201, resp.status, resp.text)
+        rack = {item['property']: item for item in self.request(
+            'GET', '/v1/virtual:instance/properties').json()}['rack']
+        self.assertEqual(('Rack', ['<or>']), (rack['title'],
+                                              rack['operators']))
+        rack = {item['property']: item for item in self.request(
+            'GET', HOST_PROPS).json()}['rack']
+        self.assertNotIn('operators', rack)
+
+    def test_visibility_is_set_on_the_hosts(self):
+        resp = self.request('PATCH', '/v1/virtual:instance/properties/rack',
+                            {'private': True})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('/v1/physical:host/properties', resp.text)
+        self.assertFalse(self.request(
+            'GET', HOST_PROPS + '/rack').json()['private'])
+
+    def test_disabled_type_has_no_properties(self):
+        self.conf.set_override('plugins', ['physical.host.plugin'],
+                               group='manager')
+        self.assertEqual(404, self.request(
+            'GET', '/v1/virtual:instance/properties').status)
+        self.assertEqual(200, self.request('GET', HOST_PROPS).status)

@@ -86,6 +86,17 @@ class TestDefinitions(base.DBTestCase):
         self.assertEqual(200, resp.status, resp.text)
         names = [n['namespace'] for n in resp.json()['namespaces']]
         self.assertIn(HOST_NS, names)
+        # Instance reservations filter hosts by the same capabilities.
+        resp = self.api.request(
+            'GET',
+            '/v2/metadefs/namespaces?resource_types=OS::Blazar::Instance',
+            headers=blazar_fixtures.user_headers())
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertIn(HOST_NS, [n['namespace']
+                                for n in resp.json()['namespaces']])
+        resp = self.api.request('GET', '/v2/metadefs/resource_types')
+        self.assertIn('OS::Blazar::Instance', [
+            rt['name'] for rt in resp.json()['resource_types']])
         resp = self.api.request('GET', '/v2/metadefs/namespaces/' + HOST_NS)
         props = resp.json()['properties']
         self.assertEqual(['<or>', '<all-in>'],
@@ -141,7 +152,8 @@ class TestDefinitions(base.DBTestCase):
         self.assertEqual(['<or>', '<all-in>'],
                          data['properties']['cpu_features']['operators'])
         self.assertNotIn('created_at', data)
-        self.assertEqual([{'name': 'OS::Blazar::Host'}],
+        self.assertEqual([{'name': 'OS::Blazar::Host'},
+                          {'name': 'OS::Blazar::Instance'}],
                          data['resource_type_associations'])
 
         self.assertEqual(0, self._manage('metadefs', 'unload'))
