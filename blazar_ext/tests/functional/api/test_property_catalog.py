@@ -120,10 +120,11 @@ class TestInstanceProperties(base.LeaseTestCase):
         super().setUp()
         metadefs.load(context.get_admin_context(),
                       metadefs.definitions_dir())
-        self.add_host('h1', cpu_features='["avx", "aes"]', rack='r1')
+        self.add_host('h1', cpu_features='["avx", "aes"]', rack='r1',
+                      label='a')
         self.add_host('h2', cpu_features='["sse"]', rack='r2',
                       secret='x')
-        for name in ('cpu_features', 'rack'):
+        for name in ('cpu_features', 'rack', 'label'):
             resp = self.request('PATCH', '%s/%s' % (HOST_PROPS, name),
                                 {'private': False})
             self.assertEqual(204, resp.status, resp.text)
@@ -137,7 +138,7 @@ class TestInstanceProperties(base.LeaseTestCase):
             # Public ones only (secret stays private), values as the spec
             # shows them, operators from the shipped host namespace, which
             # is associated with OS::Blazar::Instance too.
-            self.assertEqual({'cpu_features', 'rack'}, set(items))
+            self.assertEqual({'cpu_features', 'rack', 'label'}, set(items))
             self.assertEqual([{'value': 'r1'}, {'value': 'r2'}],
                              items['rack']['values'])
             self.assertEqual(['<or>', '<all-in>'],
@@ -159,18 +160,19 @@ class TestInstanceProperties(base.LeaseTestCase):
 
     def test_catalog_of_the_instance_type_is_its_own(self):
         resp = self.request('POST', '/v2/metadefs/namespaces', {
-            'namespace': 'Instances::Racks', 'visibility': 'public',
+            'namespace': 'Instances::Labels', 'visibility': 'public',
             'resource_type_associations': [{'name': 'OS::Blazar::Instance'}],
-            'properties': {'rack': {
-                'title': 'Rack', 'type': 'string', 'operators': ['<or>']}}})
+            'properties': {'label': {
+                'title': 'Label', 'type': 'string', 'operators': ['<in>']}}})
         self.assertEqual(201, resp.status, resp.text)
-        rack = {item['property']: item for item in self.request(
-            'GET', '/v1/virtual:instance/properties').json()}['rack']
-        self.assertEqual(('Rack', ['<or>']), (rack['title'],
-                                              rack['operators']))
-        rack = {item['property']: item for item in self.request(
-            'GET', HOST_PROPS).json()}['rack']
-        self.assertNotIn('operators', rack)
+        label = {item['property']: item for item in self.request(
+            'GET', '/v1/virtual:instance/properties').json()}['label']
+        self.assertEqual(('Label', ['<in>']), (label['title'],
+                                               label['operators']))
+        # Described for instances, not for hosts.
+        label = {item['property']: item for item in self.request(
+            'GET', HOST_PROPS).json()}['label']
+        self.assertEqual({'property': 'label', 'private': False}, label)
 
     def test_visibility_is_set_on_the_hosts(self):
         resp = self.request('PATCH', '/v1/virtual:instance/properties/rack',
