@@ -159,11 +159,16 @@ class RealServerFixture(fixtures.Fixture):
     """The WSGI app served over HTTP on 127.0.0.1, for real clients.
 
     Use after ConfFixture, DatabaseFixture and ManagerFixture; ``endpoint``
-    is the base URL (``http://127.0.0.1:PORT``).
+    is the base URL (``http://127.0.0.1:PORT``). ``build`` is
+    api_app.build (every family) or build_placement.
     """
 
+    def __init__(self, build=None):
+        super().__init__()
+        self.build = build or api_app.build
+
     def _setUp(self):
-        self.server = wsgi.Server(('127.0.0.1', 0), api_app.build(CONF),
+        self.server = wsgi.Server(('127.0.0.1', 0), self.build(CONF),
                                   numthreads=4)
         self.server.prepare()
         self.port = self.server.bind_addr[1]

@@ -1,4 +1,6 @@
-"""osc-placement, unchanged, against a real HTTP server (cheroot)."""
+"""osc-placement, unchanged, against a real HTTP server (cheroot): under
+/placement of the whole API, and at the root of the placement family
+alone (blazar-ext-placement-api's application)."""
 
 import json
 import os
@@ -7,6 +9,7 @@ import sys
 
 import testtools
 
+from blazar_ext.api import app as api_app
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 
@@ -16,13 +19,17 @@ OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
 @testtools.skipUnless(os.path.exists(OPENSTACK), 'openstack CLI missing')
 class TestOscPlacement(base.DBTestCase):
 
+    # The WSGI application, and where in it the placement family is.
+    BUILD = staticmethod(api_app.build)
+    PREFIX = '/placement'
+
     def setUp(self):
         super().setUp()
-        self.server = self.useFixture(fixtures.RealServerFixture())
+        self.server = self.useFixture(fixtures.RealServerFixture(self.BUILD))
 
     def cli(self, *args, expect_ok=True):
         cmd = [OPENSTACK, '--os-auth-type', 'admin_token',
-               '--os-endpoint', self.server.endpoint + '/placement',
+               '--os-endpoint', self.server.endpoint + self.PREFIX,
                '--os-token', 'admin',
                '--os-placement-api-version', '1.39'] + list(args)
         env = {k: v for k, v in os.environ.items()
@@ -73,3 +80,10 @@ class TestOscPlacement(base.DBTestCase):
         self.cli('trait', 'delete', 'CUSTOM_GPU')
         self.assertNotEqual(0, self.cli('trait', 'show', 'CUSTOM_GPU',
                                         expect_ok=False).returncode)
+
+
+class TestOscPlacementAtRoot(TestOscPlacement):
+    """The same commands against the family served alone at the root."""
+
+    BUILD = staticmethod(api_app.build_placement)
+    PREFIX = ''
