@@ -4,6 +4,7 @@ import functools
 
 from oslo_utils import importutils
 import pecan
+import webob.exc
 
 from blazar_ext.api.v1 import leases
 from blazar_ext.api.v1 import properties
@@ -16,11 +17,21 @@ def _controller(path: str):
     return importutils.import_class(path.replace(':', '.'))()
 
 
+def _read_only():
+    """Any method but GET (and HEAD) on a version document: 405."""
+    raise webob.exc.HTTPMethodNotAllowed(headers={'Allow': 'GET, HEAD'})
+
+
 class V1Controller:
     """/v1: one attribute per resource collection."""
 
-    @pecan.expose('json')
+    @pecan.expose(generic=True, template='json')
     def index(self):
+        _read_only()
+
+    @index.when(method='HEAD', template='json')
+    @index.when(method='GET', template='json')
+    def index_get(self):
         return _version(pecan.request.host_url)
 
     @pecan.expose()
@@ -58,8 +69,13 @@ def _version(host_url: str) -> dict:
 class RootController:
     v1 = V1Controller()
 
-    @pecan.expose('json')
+    @pecan.expose(generic=True, template='json')
     def index(self):
+        _read_only()
+
+    @index.when(method='HEAD', template='json')
+    @index.when(method='GET', template='json')
+    def index_get(self):
         # As Blazar: 300 Multiple Choices listing the versions.
         pecan.response.status = 300
         return {'versions': [_version(pecan.request.host_url)]}

@@ -47,6 +47,16 @@ class TestVersionDocument(base.LeaseTestCase):
             self.assertEqual(200, resp.status, path)
             self.assertEqual(version, resp.json())
 
+    def test_version_documents_are_read_only(self):
+        for path in ('/', '/v1', '/v1/'):
+            self.assertEqual(200 if path != '/' else 300,
+                             self.request('HEAD', path, token=None).status)
+            for method in ('POST', 'PUT', 'DELETE', 'PATCH'):
+                resp = self.request(method, path, {}, token=None)
+                self.assertEqual(405, resp.status, (method, path))
+                self.assertEqual('GET, HEAD', resp.headers['Allow'])
+                self.assertEqual(405, resp.json()['error_code'])
+
 
 class TestLeaseValidation(base.LeaseTestCase):
     """Upstream's wording first (scripts match on it), then ours."""
