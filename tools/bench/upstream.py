@@ -74,9 +74,11 @@ def configure(database: str) -> str:
 
 def migrate(config_file: str, database: str) -> None:
     """Upstream's schema: its own migrations, by its own command; on
-    SQLite (where they stop at an ALTER COLUMN) its models' tables, as its
-    own unit tests make them."""
-    if database.startswith('sqlite'):
+    SQLite (where they stop at an ALTER COLUMN) and PostgreSQL (where
+    revision 75a74e4539cb reflects ``leases`` through another connection,
+    which cannot see the tables its transaction has created yet) its
+    models' tables, as its own unit tests make them."""
+    if database.startswith(('sqlite', 'postgresql')):
         from blazar.db.sqlalchemy import models
         import sqlalchemy as sa
         engine = sa.create_engine(database)
