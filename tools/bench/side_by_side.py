@@ -313,6 +313,17 @@ def start_ext_api(url: str, workers: int, tmp: str) -> tuple:
     return process, base
 
 
+def stop(process) -> None:
+    """SIGTERM, then SIGKILL if it has not exited in 30 s (a worker still
+    closing its database connections on a loaded machine)."""
+    process.terminate()
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
+
+
 def host_list_rss(url: str, tmp: str) -> tuple:
     """(seconds, peak RSS in MB) of one blazar-ext-api process answering
     GET /v1/os-hosts, the body read and dropped as it streams."""
@@ -329,8 +340,7 @@ def host_list_rss(url: str, tmp: str) -> tuple:
             peak = [line for line in f if line.startswith('VmHWM:')][0]
         return seconds, int(peak.split()[1]) / 1024, size
     finally:
-        process.terminate()
-        process.wait(10)
+        stop(process)
 
 
 def concurrency(ext_url: str, up_url: str, seconds: float,
@@ -362,8 +372,7 @@ def concurrency(ext_url: str, up_url: str, seconds: float,
                              hammer(up_base + path, up_headers, 8, seconds))
     finally:
         for process in (ext, up):
-            process.terminate()
-            process.wait(10)
+            stop(process)
     return results
 
 
@@ -414,6 +423,9 @@ def main() -> int:
                                '--operations', ','.join(sorted(operations))))
             urls[size] = (ext_url, up_url)
         rows[size] = (ext, up)
+        # The raw figures first, should anything after fail.
+        print(json.dumps({'size': size, 'blazar_ext': ext,
+                          'upstream': up}), flush=True)
         served, rss, length = host_list_rss(ext_url, tmp)
         print('%d hosts (%d reservations): seeded blazar_ext in %.0f s; '
               'blazar-ext-api served GET /v1/os-hosts (%.1f MB) in %s at '
