@@ -166,22 +166,25 @@ def property_list(context, resource_type: str, include_private: bool,
         where.append(names.private == sa.false())
     with db_session.reader.using(context) as session:
         # Core rows (Table columns): no ORM processing per value.
-        known = {name: private for name, private in session.execute(
-            sa.select(names.capability_name, names.private).where(
-                *where, sa.exists().where(
-                    _SUMMARY.c.capability_id == names.id)))}
         if not detail:
+            # Sorted here, as the values: the same order on every
+            # database, whatever its collation.
             return [{'property': name, 'private': private}
-                    for name, private in sorted(known.items())]
-        values = _summary_values(session.execute(
-            sa.select(names.capability_name, _SUMMARY.c.capability_value)
+                    for name, private in sorted(session.execute(
+                        sa.select(names.capability_name, names.private)
+                        .where(*where, sa.exists().where(
+                            _SUMMARY.c.capability_id == names.id))))]
+        rows = session.execute(
+            sa.select(names.capability_name, names.private,
+                      _SUMMARY.c.capability_value)
             .select_from(_SUMMARY.join(
                 host_models.ExtraCapability.__table__,
                 names.id == _SUMMARY.c.capability_id))
-            .where(*where)))
-    return [{'property': name, 'private': known[name],
-             'values': values[name]}
-            for name in sorted(values) if name in known]
+            .where(*where)).all()
+    private = {name: flag for name, flag, _value in rows}
+    values = _summary_values((name, value) for name, _flag, value in rows)
+    return [{'property': name, 'private': private[name],
+             'values': values[name]} for name in sorted(values)]
 
 
 def _get_name_row(session, resource_type: str, name: str):
