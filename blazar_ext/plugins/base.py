@@ -212,3 +212,33 @@ class ResourcePlugin(metaclass=abc.ABCMeta):
         resources ``lost``: make the move visible where the type shows
         itself once started (virtual:instance moves its reservation
         providers). Default: nothing."""
+
+
+class DetailTableMixin:
+    """``held``, ``release`` and the detail methods of a type whose rows
+    live in one detail table and one allocation table: set
+    ``detail_table`` to its blazar_ext.db.api.reservation_detail
+    DetailTable. Put it before ResourcePlugin among the bases."""
+
+    #: The type's DetailTable (db/api/reservation_detail).
+    detail_table: Any = None
+
+    def held(self, session, reservation_ids: list) -> dict:
+        return self.detail_table.held(session, reservation_ids)
+
+    def release(self, session, reservation_ids: list) -> None:
+        self.detail_table.release(session, reservation_ids)
+
+    def add_detail(self, session, reservation_id: str,
+                   spec: Spec) -> str | None:
+        return self.detail_table.add(session, reservation_id, spec)
+
+    def update_detail(self, session, reservation_id: str,
+                      spec: Spec) -> None:
+        self.detail_table.update(session, reservation_id, spec)
+
+    def details(self, session, reservation_ids: list) -> dict:
+        return self.detail_table.details(session, reservation_ids)
+
+    def delete_details(self, session, reservation_ids: list) -> None:
+        self.detail_table.delete(session, reservation_ids)

@@ -103,7 +103,7 @@ class HostQuery:
         self.private_visible = private_visible
 
 
-class HostReservationPlugin(base.ResourcePlugin):
+class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
     """Picks and holds hosts for physical:host reservations."""
 
     resource_type = RESOURCE_TYPE
@@ -112,6 +112,7 @@ class HostReservationPlugin(base.ResourcePlugin):
     api_routes = {'os-hosts': 'blazar_ext.api.v1.hosts:HostsController'}
     policy_modules = ('blazar_ext.policies.oshosts',)
     catalog_resource_type = 'OS::Blazar::Host'
+    detail_table = detail_api.DETAILS
 
     def normalize(self, request: dict, current: dict | None = None,
                   private_visible: bool = False) -> base.Spec:
@@ -345,32 +346,8 @@ class HostReservationPlugin(base.ResourcePlugin):
                 filters[key] = None
         return filters[key]
 
-    def held(self, session, reservation_ids: list) -> dict:
-        return {rid: allocation_api.host_allocations_of(session, rid)
-                for rid in reservation_ids}
-
-    def release(self, session, reservation_ids: list) -> None:
-        for reservation_id in reservation_ids:
-            allocation_api.release_hosts(session, reservation_id)
-
     def load_resources(self, context, resource_ids: list) -> list:
         return host_api.hosts_get(context, resource_ids)
-
-    # Detail rows
-
-    def add_detail(self, session, reservation_id: str,
-                   spec: base.Spec) -> str:
-        return detail_api.add(session, reservation_id, spec)
-
-    def update_detail(self, session, reservation_id: str,
-                      spec: base.Spec) -> None:
-        detail_api.update(session, reservation_id, spec)
-
-    def details(self, session, reservation_ids: list) -> dict:
-        return detail_api.details(session, reservation_ids)
-
-    def delete_details(self, session, reservation_ids: list) -> None:
-        detail_api.delete(session, reservation_ids)
 
     # Lifecycle hooks: the default actions change state only.
 

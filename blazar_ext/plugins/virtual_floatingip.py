@@ -26,7 +26,7 @@ def _invalid(reason: str) -> exceptions.Invalid:
                               % reason)
 
 
-class FloatingIPPlugin(base.ResourcePlugin):
+class FloatingIPPlugin(base.DetailTableMixin, base.ResourcePlugin):
     """Registers floating IPs and holds them for reservations."""
 
     resource_type = RESOURCE_TYPE
@@ -34,6 +34,7 @@ class FloatingIPPlugin(base.ResourcePlugin):
     api_routes = {
         'floatingips': 'blazar_ext.api.v1.floatingips:FloatingIPsController'}
     policy_modules = ('blazar_ext.policies.floatingips',)
+    detail_table = detail_api.DETAILS
 
     # Registration
 
@@ -142,32 +143,8 @@ class FloatingIPPlugin(base.ResourcePlugin):
         return self._hold(session, reservation_id, spec, start, end,
                           exclude_reservation_id=reservation_id)
 
-    def held(self, session, reservation_ids: list) -> dict:
-        return {rid: allocation_api.floatingip_allocations_of(session, rid)
-                for rid in reservation_ids}
-
-    def release(self, session, reservation_ids: list) -> None:
-        for reservation_id in reservation_ids:
-            allocation_api.release_floatingips(session, reservation_id)
-
     def load_resources(self, context, resource_ids: list) -> list:
         return fip_api.floatingips_get(context, resource_ids)
-
-    # Detail rows
-
-    def add_detail(self, session, reservation_id: str,
-                   spec: base.Spec) -> str:
-        return detail_api.add(session, reservation_id, spec)
-
-    def update_detail(self, session, reservation_id: str,
-                      spec: base.Spec) -> None:
-        detail_api.update(session, reservation_id, spec)
-
-    def details(self, session, reservation_ids: list) -> dict:
-        return detail_api.details(session, reservation_ids)
-
-    def delete_details(self, session, reservation_ids: list) -> None:
-        detail_api.delete(session, reservation_ids)
 
     def heal(self, session, reservation: dict, lost: list,
              start: datetime.datetime, end: datetime.datetime) -> dict:

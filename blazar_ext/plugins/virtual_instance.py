@@ -164,7 +164,7 @@ def flavor(reservation: dict) -> dict:
                     reservation['id']}}
 
 
-class InstanceReservationPlugin(base.ResourcePlugin):
+class InstanceReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
     """Holds host capacity for instances of one size."""
 
     resource_type = RESOURCE_TYPE
@@ -174,6 +174,7 @@ class InstanceReservationPlugin(base.ResourcePlugin):
     # type's properties, described in the catalog for instances.
     properties_of = 'physical:host'
     catalog_resource_type = 'OS::Blazar::Instance'
+    detail_table = instance_api.DETAILS
 
     def __init__(self, compute_driver: compute.ComputeDriver | None = None):
         self._given = compute_driver
@@ -360,26 +361,5 @@ class InstanceReservationPlugin(base.ResourcePlugin):
         return {old: targets[i % len(targets)] if targets else None
                 for i, old in enumerate(lost)}
 
-    def held(self, session, reservation_ids: list) -> dict:
-        return {rid: sorted(instance_api.allocations_of(session, rid))
-                for rid in reservation_ids}
-
-    def release(self, session, reservation_ids: list) -> None:
-        instance_api.release(session, reservation_ids)
-
     def load_resources(self, context, resource_ids: list) -> list:
         return host_api.hosts_get(context, resource_ids)
-
-    def add_detail(self, session, reservation_id: str,
-                   spec: base.Spec) -> str:
-        return instance_api.add(session, reservation_id, spec)
-
-    def update_detail(self, session, reservation_id: str,
-                      spec: base.Spec) -> None:
-        instance_api.update(session, reservation_id, spec)
-
-    def details(self, session, reservation_ids: list) -> dict:
-        return instance_api.details(session, reservation_ids)
-
-    def delete_details(self, session, reservation_ids: list) -> None:
-        instance_api.delete(session, reservation_ids)

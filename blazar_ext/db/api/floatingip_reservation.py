@@ -1,69 +1,48 @@
-"""virtual:floatingip reservation details (floatingip_reservations and
-required_floatingips).
+"""virtual:floatingip reservation details (floatingip_reservations, with
+the addresses asked for by name in required_floatingips) and the floating
+IPs held (floatingip_allocations).
 
 Called by the virtual:floatingip plugin inside the manager's transaction.
 """
 
 import sqlalchemy as sa
 
+from blazar_ext.db.api import reservation_detail
 from blazar_ext.db.models import floatingip as models
 
 
-def _require(session, detail_id: str, addresses: list) -> None:
-    for address in addresses:
-        session.add(models.RequiredFloatingIP(
-            floatingip_reservation_id=detail_id, address=address))
-    session.flush()
+class FloatingIPDetails(reservation_detail.DetailTable):
+    """With the required addresses, rows of their own."""
+
+    columns = ('network_id', 'amount')
+
+    def after_write(self, session, detail_id: str, spec: dict,
+                    created: bool) -> None:
+        required = models.RequiredFloatingIP
+        if not created:
+            session.execute(sa.delete(required).where(
+                required.floatingip_reservation_id == detail_id))
+        for address in spec.get('required_floatingips', []):
+            session.add(required(floatingip_reservation_id=detail_id,
+                                 address=address))
+        session.flush()
+
+    def add_to_details(self, session, details: dict, ids: dict) -> None:
+        required = models.RequiredFloatingIP
+        for values in details.values():
+            values['required_floatingips'] = []
+        for detail_id, address in session.execute(
+                sa.select(required.floatingip_reservation_id,
+                          required.address)
+                .where(required.floatingip_reservation_id.in_(list(ids)))
+                .order_by(required.address)):
+            details[ids[detail_id]]['required_floatingips'].append(address)
+
+    def before_delete(self, session, detail_ids) -> None:
+        required = models.RequiredFloatingIP
+        session.execute(sa.delete(required).where(
+            required.floatingip_reservation_id.in_(detail_ids)))
 
 
-def add(session, reservation_id: str, spec: dict) -> str:
-    """Insert the detail row and its required addresses; its id."""
-    detail = models.FloatingIPReservation(
-        reservation_id=reservation_id, network_id=spec['network_id'],
-        amount=spec['amount'])
-    session.add(detail)
-    session.flush()
-    _require(session, detail.id, spec.get('required_floatingips', []))
-    return detail.id
-
-
-def update(session, reservation_id: str, spec: dict) -> None:
-    detail = session.scalars(sa.select(models.FloatingIPReservation).where(
-        models.FloatingIPReservation.reservation_id == reservation_id)).one()
-    detail.network_id = spec['network_id']
-    detail.amount = spec['amount']
-    session.execute(sa.delete(models.RequiredFloatingIP).where(
-        models.RequiredFloatingIP.floatingip_reservation_id == detail.id))
-    _require(session, detail.id, spec.get('required_floatingips', []))
-
-
-def details(session, reservation_ids: list) -> dict:
-    """{reservation_id: detail dict}, two Core queries."""
-    fip = models.FloatingIPReservation.__table__
-    rows = session.execute(
-        sa.select(fip.c.id, fip.c.reservation_id, fip.c.network_id,
-                  fip.c.amount)
-        .where(fip.c.reservation_id.in_(reservation_ids))).all()
-    required: dict = {}
-    if rows:
-        req = models.RequiredFloatingIP
-        for fip_res_id, address in session.execute(
-                sa.select(req.floatingip_reservation_id, req.address)
-                .where(req.floatingip_reservation_id.in_(
-                    [r.id for r in rows])).order_by(req.address)):
-            required.setdefault(fip_res_id, []).append(address)
-    return {row.reservation_id: {
-        'network_id': row.network_id, 'amount': row.amount,
-        'required_floatingips': required.get(row.id, [])} for row in rows}
-
-
-def delete(session, reservation_ids: list) -> None:
-    """Delete the details, required addresses and allocations."""
-    detail_ids = sa.select(models.FloatingIPReservation.id).where(
-        models.FloatingIPReservation.reservation_id.in_(reservation_ids))
-    session.execute(sa.delete(models.RequiredFloatingIP).where(
-        models.RequiredFloatingIP.floatingip_reservation_id.in_(detail_ids)))
-    for model in (models.FloatingIPReservation,
-                  models.FloatingIPAllocation):
-        session.execute(sa.delete(model).where(
-            model.reservation_id.in_(reservation_ids)))
+DETAILS = FloatingIPDetails(models.FloatingIPReservation,
+                            models.FloatingIPAllocation, 'floatingip_id')

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext import compiler
 
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import reservation_detail
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as models
 from blazar_ext.db.models import lease as lease_models
@@ -29,44 +30,17 @@ COLUMNS = ('vcpus', 'memory_mb', 'disk_gb', 'amount', 'affinity',
            'resource_properties', 'flavor_id', 'server_group_id')
 
 
-# Detail rows
+# Detail rows and the slots held (one row per host)
 
-def _values(spec: dict) -> dict:
-    return {name: spec.get(name) for name in COLUMNS}
+class InstanceDetails(reservation_detail.DetailTable):
 
-
-def add(session, reservation_id: str, spec: dict) -> str:
-    detail = models.InstanceReservation(reservation_id=reservation_id,
-                                        **_values(spec))
-    session.add(detail)
-    session.flush()
-    return detail.id
+    def from_row(self, row: dict) -> dict:
+        return dict(row, resource_properties=row['resource_properties'] or '')
 
 
-def update(session, reservation_id: str, spec: dict) -> None:
-    detail = models.InstanceReservation
-    session.execute(sa.update(detail).where(
-        detail.reservation_id == reservation_id).values(**_values(spec)))
-
-
-def details(session, reservation_ids: list) -> dict:
-    """{reservation_id: detail dict}, one Core query."""
-    table = models.InstanceReservation.__table__
-    out = {}
-    for row in session.execute(
-            sa.select(table.c.reservation_id,
-                      *[table.c[name] for name in COLUMNS])
-            .where(table.c.reservation_id.in_(reservation_ids))):
-        values = dict(row._mapping)
-        values['resource_properties'] = values['resource_properties'] or ''
-        out[values.pop('reservation_id')] = values
-    return out
-
-
-def delete(session, reservation_ids: list) -> None:
-    for model in (models.InstanceReservation, models.InstanceAllocation):
-        session.execute(sa.delete(model).where(
-            model.reservation_id.in_(reservation_ids)))
+DETAILS = InstanceDetails(models.InstanceReservation,
+                          models.InstanceAllocation, 'compute_host_id',
+                          columns=COLUMNS)
 
 
 # Capacity and load
@@ -333,16 +307,10 @@ def allocations_of(session, reservation_id: str) -> dict:
 def hold(session, reservation_id: str, slots: dict, spec: dict,
          start: datetime.datetime, end: datetime.datetime) -> None:
     """Replace a reservation's allocations with ``slots`` {host: n}."""
-    release(session, [reservation_id])
+    DETAILS.release(session, [reservation_id])
     for host_id, count in sorted(slots.items()):
         session.add(models.InstanceAllocation(
             compute_host_id=host_id, reservation_id=reservation_id,
             slots=count, vcpus=spec['vcpus'], memory_mb=spec['memory_mb'],
             disk_gb=spec['disk_gb'], start_date=start, end_date=end))
     session.flush()
-
-
-def release(session, reservation_ids: list) -> None:
-    alloc = models.InstanceAllocation
-    session.execute(sa.delete(alloc).where(
-        alloc.reservation_id.in_(reservation_ids)))

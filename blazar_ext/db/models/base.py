@@ -7,6 +7,7 @@ import uuid
 
 from oslo_db.sqlalchemy import models
 from oslo_utils import uuidutils
+import sqlalchemy as sa
 from sqlalchemy import orm
 
 
@@ -18,6 +19,28 @@ class _Base(models.TimestampMixin, models.ModelBase):
 
 
 BASE = orm.declarative_base(cls=_Base)
+
+
+class ReservationDetailMixin:
+    """The detail row of one reservation of a type (its own table): an id,
+    the reservation's id, then the type's columns. Read and written by
+    db/api/reservation_detail.DetailTable."""
+
+    #: A unique constraint on reservation_id rather than a plain index
+    #: (as instance_reservations was made).
+    UNIQUE_RESERVATION = False
+
+    @orm.declared_attr
+    def id(cls):
+        return sa.Column(sa.String(36), primary_key=True, default=new_uuid)
+
+    @orm.declared_attr
+    def reservation_id(cls):
+        return sa.Column(
+            sa.String(36),
+            sa.ForeignKey('reservations.id', ondelete='CASCADE'),
+            nullable=False, index=not cls.UNIQUE_RESERVATION or None,
+            unique=cls.UNIQUE_RESERVATION or None)
 
 
 def new_uuid() -> str:

@@ -22,13 +22,9 @@ class FloatingIP(base.BASE):
                            server_default=sa.true())
 
 
-class FloatingIPReservation(base.BASE):
+class FloatingIPReservation(base.ReservationDetailMixin, base.BASE):
     __tablename__ = 'floatingip_reservations'
 
-    id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
-    reservation_id = sa.Column(
-        sa.String(36), sa.ForeignKey('reservations.id', ondelete='CASCADE'),
-        nullable=False, index=True)
     network_id = sa.Column(sa.String(255), nullable=False)
     amount = sa.Column(sa.Integer, nullable=False)
 

@@ -5,15 +5,12 @@ import sqlalchemy as sa
 from blazar_ext.db.models import base
 
 
-class InstanceReservation(base.BASE):
+class InstanceReservation(base.ReservationDetailMixin, base.BASE):
     """The size and placement rules of one virtual:instance reservation."""
 
     __tablename__ = 'instance_reservations'
+    UNIQUE_RESERVATION = True
 
-    id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
-    reservation_id = sa.Column(
-        sa.String(36), sa.ForeignKey('reservations.id', ondelete='CASCADE'),
-        nullable=False, unique=True)
     vcpus = sa.Column(sa.Integer, nullable=False)
     memory_mb = sa.Column(sa.Integer, nullable=False)
     disk_gb = sa.Column(sa.Integer, nullable=False)

@@ -36,13 +36,9 @@ class Reservation(base.BASE):
                                   server_default=sa.false())
 
 
-class ComputeHostReservation(base.BASE):
+class ComputeHostReservation(base.ReservationDetailMixin, base.BASE):
     __tablename__ = 'computehost_reservations'
 
-    id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
-    reservation_id = sa.Column(
-        sa.String(36), sa.ForeignKey('reservations.id', ondelete='CASCADE'),
-        nullable=False, index=True)
     aggregate_id = sa.Column(sa.Integer)
     resource_properties = sa.Column(sa.Text)
     count_range = sa.Column(sa.String(36))
