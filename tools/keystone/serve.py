@@ -12,9 +12,11 @@ one process, a few threads, no TLS.
 
 import argparse
 import os
-import signal
 import sys
-import threading
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+import cheroot_serve  # noqa: E402
 
 
 def main() -> int:
@@ -35,27 +37,12 @@ def main() -> int:
     # ... and parses the command line itself: leave it only the name.
     sys.argv = sys.argv[:1]
 
-    from cheroot import wsgi
     from keystone.server import wsgi as keystone_wsgi
 
-    application = keystone_wsgi.initialize_public_application()
-    server = wsgi.Server((args.host, args.port), application,
-                         numthreads=args.threads)
-
-    def stop(signum, frame):
-        # The handler runs in the main thread, inside the serve loop that
-        # stop() waits for: stop from another thread.
-        threading.Thread(target=server.stop, daemon=True).start()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    print('Keystone listening on http://%s:%d/v3' % (args.host, args.port),
-          flush=True)
-    try:
-        server.start()
-    finally:
-        server.stop()
-    return 0
+    return cheroot_serve.serve(
+        keystone_wsgi.initialize_public_application(), args.host,
+        args.port, args.threads,
+        'Keystone listening on http://%s:%d/v3' % (args.host, args.port))
 
 
 if __name__ == '__main__':

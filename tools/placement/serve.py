@@ -18,10 +18,12 @@ local trials only: one process, a few threads, no TLS.
 
 import argparse
 import os
-import signal
 import sys
 import tempfile
-import threading
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+import cheroot_serve  # noqa: E402
 
 CONFIG = """[DEFAULT]
 debug = false
@@ -54,27 +56,12 @@ def main() -> int:
     os.environ['OS_PLACEMENT_CONFIG_DIR'] = confdir
     sys.argv = sys.argv[:1]
 
-    from cheroot import wsgi
     from placement import wsgi as placement_wsgi
 
-    application = placement_wsgi.init_application()
-    server = wsgi.Server((args.host, args.port), application,
-                         numthreads=args.threads)
-
-    def stop(signum, frame):
-        # The handler runs in the main thread, inside the serve loop that
-        # stop() waits for: stop from another thread.
-        threading.Thread(target=server.stop, daemon=True).start()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    print('Placement listening on http://%s:%d/' % (args.host, args.port),
-          flush=True)
-    try:
-        server.start()
-    finally:
-        server.stop()
-    return 0
+    return cheroot_serve.serve(
+        placement_wsgi.init_application(), args.host, args.port,
+        args.threads,
+        'Placement listening on http://%s:%d/' % (args.host, args.port))
 
 
 if __name__ == '__main__':
