@@ -86,37 +86,47 @@ def get_tree_candidates(context, groups: list, group_policy=None,
 
 
 def _tree_result(session, conn, found, tree) -> dict:
-    roots = {tree.roots.get(pid, pid) for allocation, mappings in found
-             for pid in list(allocation) + [p for ps in mappings.values()
-                                            for p in ps]}
-    ids = sorted({pid for pid, root in tree.roots.items() if root in roots}
-                 | {pid for allocation, _ in found for pid in allocation})
+    """Requests and summaries by uuid and class name; the summaries cover
+    every provider of the trees the requests use."""
     if not found:
-        ids = []
-    rows = conn.execute(sa.select(RP.id, RP.uuid, RP.parent_provider_id,
-                                  RP.root_provider_id)
-                        .where(provider_base.ids_in(RP.id, ids))).all()
-    uuids = {row[0]: row[1] for row in rows}
-    uuids.update(provider_base.uuids_of(
-        session, {row[3] for row in rows if row[3] not in uuids}))
+        return {'requests': [], 'summaries': {}}
+    roots_of = tree.roots
+    roots = {roots_of.get(pid, pid) for allocation, mappings in found
+             for pid in itertools.chain(allocation, *mappings.values())}
+    ids = sorted({pid for pid, root in roots_of.items() if root in roots}
+                 | {pid for allocation, _ in found for pid in allocation})
+    uuids = tree.uuids
+    missing = [pid for pid in ids if pid not in uuids]
+    if missing:
+        uuids = dict(uuids, **provider_base.uuids_of(session, missing))
+    parents = tree.parents
     class_names = dict(conn.execute(sa.select(RC.id, RC.name)).all())
     resources_of = _resources_of(conn, ids)
     traits_of = _traits_of(conn, ids)
     summaries = {}
-    for pid, uuid, parent, root in rows:
+    no_traits = []
+    for pid in ids:
+        uuid = uuids[pid]
         summaries[uuid] = {
             'resources': resources_of.get(pid, {}),
-            'traits': traits_of.get(pid, []),
-            'parent_provider_uuid': uuids.get(parent),
-            'root_provider_uuid': uuids.get(root, uuid)}
+            'traits': traits_of.get(pid, no_traits),
+            'parent_provider_uuid': uuids.get(parents.get(pid)),
+            'root_provider_uuid': uuids.get(roots_of.get(pid), uuid)}
     requests = []
+    # Equal {class id: amount} dicts (a suffixed group's, shared) become
+    # one {class name: amount} dict.
+    named = {}
     for allocation, mappings in found:
-        requests.append((
-            {uuids[pid]: {class_names[cid]: amount
-                          for cid, amount in amounts.items()}
-             for pid, amounts in allocation.items()},
-            {suffix: [uuids[pid] for pid in pids]
-             for suffix, pids in mappings.items()}))
+        by_uuid = {}
+        for pid, amounts in allocation.items():
+            key = tuple(amounts.items())
+            resources = named.get(key)
+            if resources is None:
+                resources = named[key] = {class_names[cid]: amount
+                                          for cid, amount in key}
+            by_uuid[uuids[pid]] = resources
+        requests.append((by_uuid, {suffix: [uuids[pid] for pid in pids]
+                                   for suffix, pids in mappings.items()}))
     return {'requests': requests, 'summaries': summaries}
 
 

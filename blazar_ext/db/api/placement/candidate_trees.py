@@ -97,16 +97,30 @@ def _tree_clause(conn, in_tree: str | None):
     return [RP.root_provider_id == root]
 
 
-def _providers_for(conn, group, class_id, amount, sharing_ids) -> dict:
-    """{root id: {provider id}} that can give ``amount`` of the class."""
-    query = (sa.select(RP.id, RP.root_provider_id)
-             .where(inv_api.has_capacity(RP.id, class_id, amount),
+def _providers_for(conn, group, class_id, amount, sharing_ids,
+                   inventory: dict) -> dict:
+    """{root id: {provider id}} that can give ``amount`` of the class.
+
+    Adds (capacity, used, max_unit) of each one's inventory of the class
+    to ``inventory`` by (provider id, class id): the rows come with them.
+    """
+    inv = sa.orm.aliased(INV)
+    used = inv_api.used_expression(inv.resource_provider_id,
+                                   inv.resource_class_id)
+    query = (sa.select(RP.id, RP.root_provider_id,
+                       inv.total - inv.reserved, inv.allocation_ratio,
+                       used, inv.max_unit)
+             .join(inv, sa.and_(inv.resource_provider_id == RP.id,
+                                inv.resource_class_id == class_id))
+             .where(*inv_api.fits(inv, amount),
                     *_trait_clauses(group), *_member_of(group),
                     *_tree_clause(conn, group.in_tree)))
     roots = collections.defaultdict(set)
     sharing = []
-    for pid, root in conn.execute(query):
+    for pid, root, free, ratio, in_use, max_unit in conn.execute(query):
         roots[root].add(pid)
+        inventory[(pid, class_id)] = (int(free * ratio), int(in_use),
+                                      max_unit)
         if pid in sharing_ids:
             sharing.append(pid)
     # A sharing provider serves the trees it shares with. in_tree keeps
@@ -152,35 +166,32 @@ class _Tree:
 
     parents: dict
     roots: dict
+    uuids: dict
     traits: dict
     inventory: dict  # (provider id, class id) -> (capacity, used, max_unit)
 
 
-def _tree_data(conn, root_ids, extra_ids) -> _Tree:
+def _tree_data(conn, root_ids, extra_ids, inventory: dict,
+               with_traits: bool) -> _Tree:
+    """The providers of the trees of ``root_ids`` and ``extra_ids``; their
+    traits only ``with_traits`` (only the unnamed group's required traits
+    need them before the summaries)."""
     rows = conn.execute(sa.select(RP.id, RP.parent_provider_id,
-                                  RP.root_provider_id).where(sa.or_(
+                                  RP.root_provider_id, RP.uuid).where(sa.or_(
                                       _ids_in(RP.root_provider_id, root_ids),
                                       _ids_in(RP.id, extra_ids)))).all()
-    ids = [row[0] for row in rows]
     traits = collections.defaultdict(set)
-    rpt, trait = models.ResourceProviderTrait, models.Trait
-    for pid, name in conn.execute(
-            sa.select(rpt.resource_provider_id, trait.name)
-            .join(trait, trait.id == rpt.trait_id)
-            .where(_ids_in(rpt.resource_provider_id, ids))):
-        traits[pid].add(name)
-    inventory = {}
-    used = inv_api.used_expression(INV.resource_provider_id,
-                                   INV.resource_class_id)
-    for pid, cid, total, reserved, ratio, max_unit, in_use in conn.execute(
-            sa.select(INV.resource_provider_id, INV.resource_class_id,
-                      INV.total, INV.reserved, INV.allocation_ratio,
-                      INV.max_unit, used)
-            .where(_ids_in(INV.resource_provider_id, ids))):
-        inventory[(pid, cid)] = (int((total - reserved) * ratio),
-                                 int(in_use), max_unit)
+    if with_traits:
+        rpt, trait = models.ResourceProviderTrait, models.Trait
+        for pid, name in conn.execute(
+                sa.select(rpt.resource_provider_id, trait.name)
+                .join(trait, trait.id == rpt.trait_id)
+                .where(_ids_in(rpt.resource_provider_id,
+                               [row[0] for row in rows]))):
+            traits[pid].add(name)
     return _Tree(parents={r[0]: r[1] for r in rows},
-                 roots={r[0]: r[2] for r in rows}, traits=traits,
+                 roots={r[0]: r[2] for r in rows},
+                 uuids={r[0]: r[3] for r in rows}, traits=traits,
                  inventory=inventory)
 
 
@@ -194,24 +205,31 @@ def _satisfies(requirement, names: set) -> bool:
 
 def _group_options(group, class_ids, options, root, tree):
     """Each way one group can be met in the tree of ``root``:
-    ({provider id: {class id: amount}}, {provider ids})."""
+    {provider id: {class id: amount}}; read-only, the inner dicts may be
+    shared."""
     per_class = [(class_ids[name], amount, sorted(options[(group.suffix,
                                                            name)][root]))
                  for name, amount in sorted(group.resources.items())]
     if group.same_provider:
         common = set.intersection(*(set(p) for _, _, p in per_class))
+        amounts = {cid: amount for cid, amount, _ in per_class}
         for pid in sorted(common):
-            yield {pid: {cid: amount for cid, amount, _ in per_class}}
+            yield {pid: amounts}
         return
+    check_traits = bool(group.required)
     for choice in itertools.product(*(p for _, _, p in per_class)):
-        used = set(choice)
-        names = set().union(*(tree.traits.get(p, set()) for p in used))
-        if not _satisfies(group.required, names):
-            continue
-        alloc = collections.defaultdict(dict)
+        if check_traits:
+            names = set().union(*(tree.traits.get(p, ()) for p in choice))
+            if not _satisfies(group.required, names):
+                continue
+        alloc = {}
         for (cid, amount, _), pid in zip(per_class, choice):
-            alloc[pid][cid] = amount
-        yield dict(alloc)
+            mine = alloc.get(pid)
+            if mine is None:
+                alloc[pid] = {cid: amount}
+            else:
+                mine[cid] = amount
+        yield alloc
 
 
 def _fits(tree, combination) -> bool:
@@ -226,6 +244,17 @@ def _fits(tree, combination) -> bool:
         if used + amount > capacity or amount > max_unit:
             return False
     return True
+
+
+def _may_overlap(groups) -> bool:
+    """Whether two groups ask for the same class, so that a provider may
+    be asked for a sum: else every amount was checked alone, in SQL."""
+    seen = set()
+    for group in groups:
+        if seen & set(group.resources):
+            return True
+        seen |= set(group.resources)
+    return False
 
 
 def _ancestors(tree, pid) -> list:
@@ -266,11 +295,12 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
     """
     sharing = sharing_ids(conn)
     options = {}
+    inventory = {}
     candidate_roots = None
     for group in groups:
         for name, amount in group.resources.items():
             roots = _providers_for(conn, group, class_ids[name], amount,
-                                   sharing)
+                                   sharing, inventory)
             options[(group.suffix, name)] = roots
             keys = set(roots)
             candidate_roots = (keys if candidate_roots is None
@@ -287,7 +317,11 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
         candidate_roots &= set(roots)
     extra = {pid for roots in options.values() for pids in roots.values()
              for pid in pids}
-    tree = _tree_data(conn, sorted(candidate_roots), sorted(extra))
+    tree = _tree_data(conn, sorted(candidate_roots), sorted(extra),
+                      inventory, any(g.required and not g.same_provider
+                                     for g in groups))
+    check_fits = _may_overlap(groups)
+    check_more = group_policy == 'isolate' or same_subtrees
     results = []
     for root in sorted(candidate_roots):
         per_group = []
@@ -301,8 +335,9 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
             per_group.append(ways)
         found = 0
         for combination in itertools.product(*per_group):
-            if not _acceptable(tree, groups, combination, group_policy,
-                               same_subtrees):
+            if (check_fits or check_more) and not _acceptable(
+                    tree, groups, combination, group_policy, same_subtrees,
+                    check_fits):
                 continue
             merged = _merge(groups, combination)
             if not nested_aware and not _one_per_tree(tree, merged[0]):
@@ -313,10 +348,13 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
                 break
         if limit and len(results) >= limit:
             break
+    # A sharing provider alone serves every tree it shares with, and
+    # groups' choices may add up alike: the same request more than once.
     return _unique(results), tree
 
 
-def _acceptable(tree, groups, combination, group_policy, same_subtrees):
+def _acceptable(tree, groups, combination, group_policy, same_subtrees,
+                check_fits=True):
     if group_policy == 'isolate':
         # Every suffixed group, resourceless ones too, on its own provider.
         granular = [set(a) for g, a in zip(groups, combination)
@@ -326,8 +364,9 @@ def _acceptable(tree, groups, combination, group_policy, same_subtrees):
             if providers & seen:
                 return False
             seen |= providers
-    if not _fits(tree, [a for g, a in zip(groups, combination)
-                        if g.resources]):
+    if check_fits and not _fits(tree, [a for g, a in zip(groups,
+                                                         combination)
+                                       if g.resources]):
         return False
     by_suffix = {g.suffix: a for g, a in zip(groups, combination)}
     for suffixes in same_subtrees:
@@ -343,15 +382,23 @@ def _one_per_tree(tree, allocation) -> bool:
 
 
 def _merge(groups, combination):
-    allocation = collections.defaultdict(collections.Counter)
+    """(resources {pid: {cid: amount}}, mappings {suffix: [pid]})."""
+    if len(combination) == 1:
+        alloc = combination[0]
+        return ({pid: amounts for pid, amounts in alloc.items() if amounts},
+                {groups[0].suffix: sorted(alloc)})
+    allocation = {}
     mappings = {}
     for group, alloc in zip(groups, combination):
         mappings[group.suffix] = sorted(alloc)
         for pid, amounts in alloc.items():
-            allocation[pid].update(amounts)
-            if not amounts:
-                allocation.setdefault(pid, collections.Counter())
-    resources = {pid: dict(amounts) for pid, amounts in allocation.items()
+            mine = allocation.get(pid)
+            if mine is None:
+                allocation[pid] = dict(amounts)
+                continue
+            for cid, amount in amounts.items():
+                mine[cid] = mine.get(cid, 0) + amount
+    resources = {pid: amounts for pid, amounts in allocation.items()
                  if amounts}
     return resources, mappings
 
