@@ -2,6 +2,7 @@
 
 import json
 
+from blazar_ext.api import gc_pause
 from blazar_ext.api.placement import candidate_request
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
@@ -142,6 +143,11 @@ def list_candidates(req):
     policy.authorize(context, rules.LIST)
     params = wsgi_util.query(req, query_schemas.ALLOCATION_CANDIDATES_QUERY)
     request = candidate_request.parse(req, params)
+    with gc_pause.paused():
+        return _respond(req, context, request)
+
+
+def _respond(req, context, request):
     try:
         result = _get(context, request)
     except exceptions.TraitNotFound as exc:
