@@ -3,7 +3,6 @@ one SQL query (capacity, traits, aggregates, tree), then summarised from
 their rows fetched by primary key."""
 
 import itertools
-import operator
 
 import sqlalchemy as sa
 
@@ -18,6 +17,7 @@ from blazar_ext.db import session as db_session
 
 RP = models.ResourceProvider
 INV = models.Inventory
+ALLOC = models.Allocation
 RC = models.ResourceClass
 RPT = models.ResourceProviderTrait
 TRAIT = models.Trait
@@ -181,43 +181,60 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
 
 
 # Thousands of candidates mean tens of thousands of rows. They are read in
-# provider order a few hundred at a time and folded at once into values
-# shared by every provider that looks the same, so almost nothing made per
-# row outlives it: the garbage collector, not the database, was most of
-# the cost when every row was kept.
+# provider order and folded at once into values shared by every provider
+# that looks the same: a tuple of the row values is the key.
 
-def _grouped(conn, query_for, ids):
-    """(provider id, rows) from query_for(chunk of ids), in id order."""
-    for chunk in _chunks(ids):
-        result = conn.execute(query_for(chunk))
-        yield from itertools.groupby(
-            itertools.chain.from_iterable(result.partitions(_PARTITION)),
-            key=operator.itemgetter(0))
+def _usages(conn, chunk) -> dict:
+    """{(provider id, class id): used}, for the providers that have any:
+    one grouped query, not a correlated SUM for every inventory row."""
+    return {(pid, cid): int(used) for pid, cid, used in conn.execute(
+        sa.select(ALLOC.resource_provider_id, ALLOC.resource_class_id,
+                  sa.func.sum(ALLOC.used))
+        .where(provider_base.ids_in(ALLOC.resource_provider_id, chunk))
+        .group_by(ALLOC.resource_provider_id, ALLOC.resource_class_id))}
+
+
+def _folded(rows, make) -> dict:
+    """{provider id: make(key)} from rows (provider id, *values) in
+    provider order; equal keys (tuples of the values) share one value."""
+    shared, result = {}, {}
+    current, key = None, []
+    for row in rows:
+        pid = row[0]
+        if pid != current:
+            if key:
+                key = tuple(key)
+                value = shared.get(key)
+                if value is None:
+                    value = shared[key] = make(key)
+                result[current] = value
+            current, key = pid, []
+        key.append(row[1:])
+    if key:
+        key = tuple(key)
+        value = shared.get(key)
+        result[current] = value if value is not None else make(key)
+    return result
 
 
 def _resources_of(conn, ids) -> dict:
     """{provider id: {class: {'capacity', 'used'}}}, equal ones shared."""
     class_names = dict(conn.execute(sa.select(RC.id, RC.name)).all())
-
-    def query_for(chunk):
-        return (sa.select(INV.resource_provider_id, INV.resource_class_id,
-                          INV.total, INV.reserved, INV.allocation_ratio,
-                          inv_api.used_expression(INV.resource_provider_id,
-                                                  INV.resource_class_id))
-                .where(provider_base.ids_in(INV.resource_provider_id, chunk))
-                .order_by(INV.resource_provider_id, INV.resource_class_id))
-
-    shared, result = {}, {}
-    for pid, rows in _grouped(conn, query_for, ids):
-        key = tuple((class_names[class_id], int((total - reserved) * ratio),
-                     int(used))
-                    for _pid, class_id, total, reserved, ratio, used in rows)
-        value = shared.get(key)
-        if value is None:
-            value = shared[key] = {name: {'capacity': capacity,
-                                          'used': used}
-                                   for name, capacity, used in key}
-        result[pid] = value
+    result = {}
+    for chunk in _chunks(ids):
+        used = _usages(conn, chunk)
+        rows = conn.execute(
+            sa.select(INV.resource_provider_id, INV.resource_class_id,
+                      INV.total - INV.reserved, INV.allocation_ratio)
+            .where(provider_base.ids_in(INV.resource_provider_id, chunk))
+            .order_by(INV.resource_provider_id, INV.resource_class_id))
+        if used:
+            rows = ((pid, cid, free, ratio, used.get((pid, cid), 0))
+                    for pid, cid, free, ratio in rows)
+        result.update(_folded(rows, lambda key: {
+            class_names[v[0]]: {'capacity': int(v[1] * v[2]),
+                                'used': v[3] if len(v) > 3 else 0}
+            for v in key}))
     return result
 
 
@@ -228,17 +245,12 @@ def _traits_of(conn, ids) -> dict:
     standard traits, synced before any custom one, then custom ones in the
     order they were made.
     """
-    def query_for(chunk):
-        return (sa.select(RPT.resource_provider_id, TRAIT.name)
-                .join(TRAIT, TRAIT.id == RPT.trait_id)
-                .where(provider_base.ids_in(RPT.resource_provider_id, chunk))
-                .order_by(RPT.resource_provider_id, RPT.trait_id))
-
-    shared, result = {}, {}
-    for pid, rows in _grouped(conn, query_for, ids):
-        key = tuple(name for _pid, name in rows)
-        value = shared.get(key)
-        if value is None:
-            value = shared[key] = list(key)
-        result[pid] = value
+    result = {}
+    for chunk in _chunks(ids):
+        rows = conn.execute(
+            sa.select(RPT.resource_provider_id, RPT.trait_id, TRAIT.name)
+            .join(TRAIT, TRAIT.id == RPT.trait_id)
+            .where(provider_base.ids_in(RPT.resource_provider_id, chunk))
+            .order_by(RPT.resource_provider_id, RPT.trait_id))
+        result.update(_folded(rows, lambda key: [v[1] for v in key]))
     return result
