@@ -1,6 +1,7 @@
 """/resource_providers and /resource_providers/{uuid}."""
 
 import json
+import re
 
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
@@ -37,38 +38,55 @@ def serialize(req, provider: dict) -> dict:
 _quote = json.encoder.encode_basestring_ascii
 
 
+# Characters a uuid column may hold that JSON writes as they are.
+_PLAIN = re.compile(r'[0-9A-Za-z-]*\Z')
+
+
 def _list_text(req, providers: list) -> str:
     """The list as JSON text, one format per provider.
 
     Same document as serialize() for each provider, without the nested
     dicts and lists that made thousands of providers slow to answer.
+    Uuids go in as they are when every one is plain (as the API makes
+    them); names are always quoted.
     """
     rels = ['self', 'inventories', 'usages']
     for rel, since in (('aggregates', '1.1'), ('traits', '1.6'),
                        ('allocations', '1.11')):
         if microversion.at_least(req, since):
             rels.append(rel)
-    links = ','.join('{"rel":"%s","href":"%%(base)s%s"}'
-                     % (rel, '' if rel == 'self' else '/' + rel)
+    prefix = _quote(wsgi_util.url(req, '/resource_providers/'))[1:-1]
+    links = ','.join('{"rel":"%s","href":"%s%%s%s"}'
+                     % (rel, prefix.replace('%', '%%'),
+                        '' if rel == 'self' else '/' + rel)
                      for rel in rels)
-    template = ('{"uuid":%%(uuid)s,"name":%%(name)s,'
-                '"generation":%%(generation)d,"links":[%s]' % links)
+    # Positional: the provider's uuid, name, generation, the uuid once
+    # per link, then (1.14) parent and root.
+    template = '{"uuid":"%%s","name":%%s,"generation":%%d,"links":[%s]' % links
     with_tree = microversion.at_least(req, '1.14')
     if with_tree:
-        template += (',"parent_provider_uuid":%(parent)s,'
-                     '"root_provider_uuid":%(root)s')
+        template += ',"parent_provider_uuid":%s,"root_provider_uuid":"%s"'
     template += '}'
-    prefix = wsgi_util.url(req, '/resource_providers/')
+    uuids = [p['uuid'] for p in providers]
+    if with_tree:
+        uuids += [p['root_provider_uuid'] for p in providers]
+        uuids += [p['parent_provider_uuid'] or '' for p in providers]
+    if _PLAIN.match(''.join(uuids)):
+        escaped = str
+    else:
+        def escaped(value):
+            return _quote(value)[1:-1]
+    count = len(rels)
     items = []
     for provider in providers:
-        uuid = provider['uuid']
-        values = {'uuid': _quote(uuid), 'name': _quote(provider['name']),
-                  'generation': provider['generation'],
-                  'base': _quote(prefix + uuid)[1:-1]}
+        uuid = escaped(provider['uuid'])
+        values = (uuid, _quote(provider['name']),
+                  provider['generation']) + (uuid,) * count
         if with_tree:
             parent = provider['parent_provider_uuid']
-            values['parent'] = 'null' if parent is None else _quote(parent)
-            values['root'] = _quote(provider['root_provider_uuid'])
+            values += ('null' if parent is None
+                       else '"%s"' % escaped(parent),
+                       escaped(provider['root_provider_uuid']))
         items.append(template % values)
     return '{"resource_providers":[%s]}' % ','.join(items)
 

@@ -34,26 +34,29 @@ def _to_dicts(session, providers) -> list:
 
 def _rows_query() -> sa.Select:
     """Provider rows with their parent and root uuids, without ORM
-    objects (lists may hold thousands of providers)."""
-    parent = sa.orm.aliased(RP)
-    root = sa.orm.aliased(RP)
+    objects (lists may hold thousands of providers). A root (most
+    providers) is its own root: no lookup then; nor for a missing parent.
+    """
+    other = sa.orm.aliased(RP)
+
+    def uuid_of(provider_id):
+        return (sa.select(other.uuid).where(other.id == provider_id)
+                .scalar_subquery())
+
     return (sa.select(RP.id, RP.uuid, RP.name, RP.generation,
-                      parent.uuid.label('parent_provider_uuid'),
-                      root.uuid.label('root_provider_uuid'),
-                      RP.created_at, RP.updated_at)
-            .outerjoin(parent, parent.id == RP.parent_provider_id)
-            .outerjoin(root, root.id == RP.root_provider_id)
+                      sa.case((RP.parent_provider_id.is_(None), None),
+                              else_=uuid_of(RP.parent_provider_id)),
+                      sa.case((RP.root_provider_id == RP.id, RP.uuid),
+                              else_=uuid_of(RP.root_provider_id)))
             .order_by(RP.id))
 
 
 def _row_dict(row) -> dict:
     # By position: Row._asdict() costs more than the query at thousands.
-    (_id, uuid, name, generation, parent_uuid, root_uuid, created_at,
-     updated_at) = row
+    _id, uuid, name, generation, parent_uuid, root_uuid = row
     return {'uuid': uuid, 'name': name, 'generation': generation,
             'parent_provider_uuid': parent_uuid,
-            'root_provider_uuid': root_uuid or uuid,
-            'created_at': created_at, 'updated_at': updated_at}
+            'root_provider_uuid': root_uuid or uuid}
 
 
 def create(context, name: str, uuid: str | None = None,
