@@ -71,8 +71,14 @@ def _render_integers(element, compiler, **kw):
     return '(%s)' % ','.join(map(str, element.values))
 
 
+# Up to this many ids, a bound IN list: the statement stays in
+# SQLAlchemy's cache, and naming a few parameters costs less than
+# compiling the statement again.
+_BOUND_IDS = 100
+
+
 def ids_in(column, ids) -> sa.ColumnElement:
-    """``column IN (ids)`` with the ids in the SQL text, not bound.
+    """``column IN (ids)``; many ids go in the SQL text, not bound.
 
     Thousands of bound parameters (candidate ids) cost SQLAlchemy more
     to name and compile than the database takes to run the query; ids
@@ -81,4 +87,6 @@ def ids_in(column, ids) -> sa.ColumnElement:
     values = [int(i) for i in ids]
     if not values:
         return sa.false()
+    if len(values) <= _BOUND_IDS:
+        return column.in_(values)
     return column.op('IN')(_Integers(values))
