@@ -88,6 +88,7 @@ import argparse
 import dataclasses
 import datetime
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -404,8 +405,22 @@ def _count(body: dict) -> int:
     return len(body['resource_providers'])
 
 
+def cpu_ms(pid: int) -> float:
+    """CPU time the process has run, in ms, summed over its threads
+    (Linux scheduler statistics, nanoseconds), or 0 where there are none."""
+    total = 0
+    try:
+        for task in os.listdir('/proc/%d/task' % pid):
+            with open('/proc/%d/task/%s/schedstat' % (pid, task)) as f:
+                total += int(f.read().split()[0])
+    except OSError:
+        return 0.0
+    return total / 1e6
+
+
 def compare(services: list, path: str, reps: list) -> list:
-    """[(median ms, result count)] per service, asked alternately."""
+    """[(median ms, median server CPU ms, result count)] per service,
+    asked alternately."""
     sessions = []
     counts = []
     for service in services:
@@ -418,15 +433,20 @@ def compare(services: list, path: str, reps: list) -> list:
         sessions.append(http)
         counts.append(_count(resp.json()))
     samples = [[] for _ in services]
+    cpu = [[] for _ in services]
     for i in range(max(reps)):
         for n, service in enumerate(services):
             if i >= reps[n]:
                 continue
+            pid = service.process.pid
+            before = cpu_ms(pid)
             start = time.perf_counter()
             resp = sessions[n].get(service.base + path)
             samples[n].append((time.perf_counter() - start) * 1000)
+            cpu[n].append(cpu_ms(pid) - before)
             resp.raise_for_status()
-    return [(statistics.median(s), c) for s, c in zip(samples, counts)]
+    return [(statistics.median(s), statistics.median(c), n)
+            for s, c, n in zip(samples, cpu, counts)]
 
 
 def run_size(args, databases, venv, scenario: str, hosts: int,
@@ -470,21 +490,24 @@ def run_size(args, databases, venv, scenario: str, hosts: int,
                 service.stop()
 
 
-ROW = '%-7s %-8s %-40s %12s %12s %7s  %s'
+ROW = '%-6s %-7s %-40s %9s %9s %6s  %8s %8s %6s  %s'
 
 
 def print_row(result) -> None:
     hosts, providers, label, _path, measured = result
-    ext_ms, ext_count = measured[0]
+    ext_ms, ext_cpu, ext_count = measured[0]
     if len(measured) > 1:
-        up_ms, up_count = measured[1]
+        up_ms, up_cpu, up_count = measured[1]
         same = '==' if up_count == ext_count else '!='
         print(ROW % (hosts, providers, label, '%.1f' % ext_ms,
                      '%.1f' % up_ms, '%.1fx' % (up_ms / ext_ms),
+                     '%.1f' % ext_cpu, '%.1f' % up_cpu,
+                     '%.1fx' % (up_cpu / ext_cpu) if ext_cpu else '-',
                      '%d %s %d' % (ext_count, same, up_count)), flush=True)
     else:
         print(ROW % (hosts, providers, label, '%.1f' % ext_ms, '-', '-',
-                     '%d' % ext_count), flush=True)
+                     '%.1f' % ext_cpu, '-', '-', '%d' % ext_count),
+              flush=True)
 
 
 def side_by_side(args) -> None:
@@ -492,8 +515,9 @@ def side_by_side(args) -> None:
     sizes = [int(s) for s in args.sizes.split(',') if s]
     alone = [int(s) for s in args.ext_only.split(',') if s]
     scenarios = [s for s in args.scenarios.split(',') if s]
-    print(ROW % ('hosts', 'rps', 'query', 'blazar_ext ms', 'upstream ms',
-                 'ratio', 'results (blazar_ext, upstream)'), flush=True)
+    print(ROW % ('hosts', 'rps', 'query', 'ext ms', 'up ms', 'ratio',
+                 'ext CPU', 'up CPU', 'ratio',
+                 'results (blazar_ext, upstream)'), flush=True)
     with tempfile.TemporaryDirectory(prefix='bench-placement-') as workdir:
         databases = Databases(workdir, args.database)
         try:
@@ -624,6 +648,8 @@ def alone(args) -> None:
 
 
 def main() -> None:
+    # Stopped, stop the servers too (the finally blocks).
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--alone', action='store_true',
                         help='blazar_ext only, in process, with an API '
