@@ -215,11 +215,13 @@ def ext_measure(reps: int, base: datetime.datetime,
 
 
 def ext_side(url: str, size: int, per_host: int, reps: int,
-             base: datetime.datetime, operations: set) -> dict:
+             base: datetime.datetime, operations: set,
+             seed_it: bool = True) -> dict:
     engine, restore = ext_configure(url)
     try:
         t = time.perf_counter()
-        ext_seed(size, per_host, size, base)
+        if seed_it:
+            ext_seed(size, per_host, size, base)
         seeded = time.perf_counter() - t
         results = ext_measure(reps, base, operations)
         results['seed_s'] = seeded
@@ -400,6 +402,9 @@ def main() -> int:
     parser.add_argument('--operations', default=','.join(
         key for key, _label in OPERATIONS),
         help='which to measure, comma-separated (default: all)')
+    parser.add_argument('--reuse', nargs=2, metavar=('EXT_URL', 'UP_URL'),
+                        help="measure again on the databases an earlier "
+                             "run seeded (left in place), for one size")
     args = parser.parse_args()
     operations = set(args.operations.split(','))
     tmp = tempfile.mkdtemp(prefix='blazar-side-by-side-')
@@ -409,15 +414,19 @@ def main() -> int:
     rows, urls = {}, {}
     for size in sizes + ext_only:
         per_host = 10 if size <= 10000 else 2
-        ext_url = database_url(args.database, 'ext', size, tmp)
-        ext = ext_side(ext_url, size, per_host, args.reps, base, operations)
+        ext_url = (args.reuse[0] if args.reuse else
+                   database_url(args.database, 'ext', size, tmp))
+        ext = ext_side(ext_url, size, per_host, args.reps, base, operations,
+                       seed_it=not args.reuse)
         up = {}
         if size in sizes:
-            up_url = database_url(args.database, 'up', size, tmp)
-            seeded = upstream('seed', up_url, '--hosts', size, '--per-host',
-                              per_host, '--listed', size)
-            # The seed's counts apart: its 'hosts' is not a time.
-            up = {'seed_s': seeded['seconds']}
+            up, up_url = {}, (args.reuse[1] if args.reuse else
+                              database_url(args.database, 'up', size, tmp))
+            if not args.reuse:
+                seeded = upstream('seed', up_url, '--hosts', size,
+                                  '--per-host', per_host, '--listed', size)
+                # The seed's counts apart: its 'hosts' is not a time.
+                up['seed_s'] = seeded['seconds']
             up.update(upstream('measure', up_url, '--reps',
                                args.upstream_reps if size <= 1000 else
                                args.upstream_reps_large,
