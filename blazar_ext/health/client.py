@@ -18,6 +18,23 @@ def adapter(group: str, **kwargs):
         CONF, group, session=session, auth=auth, **kwargs)
 
 
+class ServiceClient:
+    """Calls the service of ``[SERVICE]`` through a keystoneauth adapter
+    made on first use, so loading a driver needs no endpoint; tests pass
+    their own ``api``."""
+
+    SERVICE = ''
+
+    def __init__(self, api=None):
+        self._api = api
+
+    @property
+    def api(self):
+        if self._api is None:
+            self._api = adapter(self.SERVICE)
+        return self._api
+
+
 def get_json(api, url: str, what: str, **kwargs) -> dict:
     """GET ``url`` as JSON; HealthSourceError naming ``what`` on failure."""
     try:

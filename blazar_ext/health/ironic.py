@@ -23,18 +23,11 @@ BAD_PROVISION_STATES = frozenset((
 BAD_POWER_STATES = frozenset((None, 'error'))
 
 
-class IronicHealth(health.HealthSource):
+class IronicHealth(client.ServiceClient, health.HealthSource):
 
     name = 'ironic'
 
-    def __init__(self):
-        self._api = None
-
-    @property
-    def api(self):
-        if self._api is None:
-            self._api = client.adapter('ironic')
-        return self._api
+    SERVICE = 'ironic'
 
     def nodes(self) -> list:
         """Every node, following the ``next`` links."""

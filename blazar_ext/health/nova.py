@@ -10,18 +10,11 @@ from blazar_ext import health
 from blazar_ext.health import client
 
 
-class NovaHealth(health.HealthSource):
+class NovaHealth(client.ServiceClient, health.HealthSource):
 
     name = 'nova'
 
-    def __init__(self):
-        self._api = None
-
-    @property
-    def api(self):
-        if self._api is None:
-            self._api = client.adapter('nova')
-        return self._api
+    SERVICE = 'nova'
 
     def check(self, hosts: list) -> dict:
         services = client.get_json(

@@ -16,6 +16,7 @@ from oslo_log import log as logging
 
 from blazar_ext import drivers
 from blazar_ext import exceptions
+from blazar_ext.health import client
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -43,19 +44,11 @@ class NoCompute(ComputeDriver):
         pass
 
 
-class NovaCompute(ComputeDriver):
+class NovaCompute(client.ServiceClient, ComputeDriver):
     """A private flavor named after the reservation, its extra specs,
     access for the lease's project, and a server group for affinity."""
 
-    def __init__(self, api=None):
-        self._api = api
-
-    @property
-    def api(self):
-        if self._api is None:
-            from blazar_ext.health import client
-            self._api = client.adapter('nova')
-        return self._api
+    SERVICE = 'nova'
 
     def _call(self, method: str, url: str, ok=(200, 201, 202, 204),
               **kwargs):

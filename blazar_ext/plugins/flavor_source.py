@@ -14,6 +14,7 @@ import yaml
 
 from blazar_ext import drivers
 from blazar_ext import exceptions
+from blazar_ext.health import client
 
 CONF = cfg.CONF
 
@@ -61,18 +62,10 @@ class StaticFlavors(FlavorSource):
                 'extra_specs': dict(item.get('extra_specs') or {})}
 
 
-class NovaFlavors(FlavorSource):
+class NovaFlavors(client.ServiceClient, FlavorSource):
     """Flavors as a real Nova has them."""
 
-    def __init__(self, api=None):
-        self._api = api
-
-    @property
-    def api(self):
-        if self._api is None:
-            from blazar_ext.health import client
-            self._api = client.adapter('nova')
-        return self._api
+    SERVICE = 'nova'
 
     def get(self, flavor_id: str) -> dict:
         try:
