@@ -77,3 +77,37 @@ def lease_window(n: int, base: datetime.datetime) -> tuple:
     start = base + datetime.timedelta(days=2, hours=2 + n % 20,
                                       minutes=(n // 20) % 10)
     return start, start + datetime.timedelta(minutes=50)
+
+
+# What the bench measures: two lease creates and three reads, each read
+# with who asks ('admin' or the 'lister' project).
+CREATES = {'create_eq': (EQUALITY, 0), 'create_num': (NUMERIC, 1000)}
+READS = {'hosts': ('/v1/os-hosts', 'admin'),
+         'properties': ('/v1/os-hosts/properties?detail=true', 'admin'),
+         'leases': ('/v1/leases', 'lister')}
+
+
+def lease_request(kind: str, n: int, base: datetime.datetime,
+                  tag: str) -> dict:
+    """The body of the n-th POST /v1/leases of ``kind`` (a CREATES key);
+    ``tag`` keeps names apart between runs on the same database."""
+    expression, offset = CREATES[kind]
+    start, end = lease_window(offset + n, base)
+    return {'name': 'bench-%s-%s-%d' % (kind, tag, n),
+            'start_date': start.strftime('%Y-%m-%d %H:%M'),
+            'end_date': end.strftime('%Y-%m-%d %H:%M'),
+            'reservations': [{
+                'resource_type': 'physical:host', 'min': 1, 'max': 1,
+                'hypervisor_properties': '',
+                'resource_properties': expression}],
+            'events': []}
+
+
+def request(kind: str, n: int, base: datetime.datetime, tag: str) -> tuple:
+    """The n-th request of ``kind`` (a CREATES or READS key): (method,
+    path, who asks, JSON body or None)."""
+    if kind in CREATES:
+        return 'POST', '/v1/leases', 'admin', lease_request(kind, n, base,
+                                                            tag)
+    path, who = READS[kind]
+    return 'GET', path, who, None

@@ -2,20 +2,28 @@
 """blazar_ext and upstream Blazar 18.0.0 side by side, on the same data.
 
     python tools/bench/side_by_side.py [--sizes 1000,10000] [--ext-only 50000]
-        [--reps 5] [--upstream-reps 3] [--concurrency 20]
-        [--database URL_PREFIX] [--operations create_eq,...,leases]
+        [--reps 5] [--upstream-reps 3] [--upstream-reps-large 3]
+        [--upstream-timeout SECONDS] [--concurrency 20]
+        [--database URL_PREFIX] [--workdir DIR]
+        [--operations create_eq,...,leases] [--reuse EXT_URL UP_URL]
 
 For each size both sides get the hosts of tools/bench/seed.py (20 extra
 capabilities each) and ten one-day reservations per host (two at 50,000;
 one lease each; the first ``size`` leases belong to project 'lister'),
-on SQLite files by default. blazar_ext runs in process as the
-all-in-one does; upstream runs in process in its own venv
-(tools/bench/upstream.py; $BLAZAR_EXT_UPSTREAM_VENV, else .blazar-venv,
-made by tools/blazar/setup-venv.sh). Prints medians and ratios for lease
-create (equality and numeric), GET /v1/os-hosts, GET
-/v1/os-hosts/properties?detail=true and GET /v1/leases (as 'lister'),
-then 8 clients for ``--concurrency`` seconds against blazar-ext-api
---workers 2 and upstream's API (one process, as its blazar-api runs).
+on SQLite files by default (kept, for ``--reuse``). blazar_ext runs in
+process as the all-in-one does; upstream runs in process in one
+long-lived worker of its own venv (tools/bench/upstream.py;
+$BLAZAR_EXT_UPSTREAM_VENV, else .blazar-venv, made by
+tools/blazar/setup-venv.sh). For lease create (equality and numeric), GET
+/v1/os-hosts, GET /v1/os-hosts/properties?detail=true and GET /v1/leases
+(as 'lister') the two sides' repetitions alternate (ours, upstream,
+ours, ...) so both see the same load; each operation prints both medians,
+the ratio and the 1-minute load average seen meanwhile. An upstream
+request still unanswered after ``--upstream-timeout`` seconds is stopped
+and its figure printed as a lower bound ('>'). Then 8 clients for
+``--concurrency`` seconds per side, in two alternating turns, against
+blazar-ext-api --workers 2 and upstream's API (one process, as its
+blazar-api runs).
 
 ``--database`` takes a server URL without a database name
 (mysql+pymysql://root@127.0.0.1, postgresql://postgres@127.0.0.1); each
@@ -25,9 +33,11 @@ side and size gets a fresh database on it, left in place afterwards
 
 import argparse
 import concurrent.futures
+import contextlib
 import datetime
 import json
 import os
+import select
 import statistics
 import subprocess
 import sys
@@ -73,6 +83,10 @@ OPERATIONS = (
 )
 
 
+UPSTREAM_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           'upstream.py')
+
+
 def upstream_python() -> str:
     venv = os.environ.get('BLAZAR_EXT_UPSTREAM_VENV',
                           os.path.join(ROOT, '.blazar-venv'))
@@ -83,8 +97,11 @@ def database_url(prefix: str | None, side: str, size: int,
                  tmp: str) -> str:
     """A fresh database for one side and size."""
     if not prefix:
-        return 'sqlite:///%s' % os.path.join(tmp, '%s-%d.sqlite'
-                                             % (side, size))
+        path = os.path.join(tmp, '%s-%d.sqlite' % (side, size))
+        if os.path.exists(path):  # an earlier run's, kept for --reuse
+            path = os.path.join(tmp, '%s-%d-%s.sqlite' % (
+                side, size, uuid.uuid4().hex[:6]))
+        return 'sqlite:///%s' % path
     name = 'bench_%s_%d_%s' % (side, size, uuid.uuid4().hex[:6])
     engine = sa.create_engine(prefix + '/', isolation_level='AUTOCOMMIT')
     with engine.connect() as conn:
@@ -163,69 +180,46 @@ def call(app, method: str, path: str, headers: dict, body=None):
     return body
 
 
-def timed(fn, reps: int) -> float:
-    times = []
-    for n in range(reps):
-        t = time.perf_counter()
-        fn(n)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+def ext_operation(app, kind: str, base: datetime.datetime, tag: str):
+    """The request ``kind`` names, as a function of the repetition number
+    (the same requests as upstream.operation())."""
+    headers = {'admin': ADMIN, 'lister': LISTER}
+
+    def one(n):
+        method, path, who, body = seed.request(kind, n, base, tag)
+        return call(app, method, path, headers[who], body)
+    return one
 
 
-def ext_measure(reps: int, base: datetime.datetime,
-                operations: set) -> dict:
+@contextlib.contextmanager
+def ext_app(url: str):
+    """blazar_ext's API app and manager in process on ``url`` (migrated
+    to head first)."""
+    engine, restore = ext_configure(url)
     rpc.cleanup()
     manager_client.reset_client()
     manager = service.ManagerService()
     manager.start()
     manager_client.serve_locally(manager.endpoint)
-    app = api_app.build(CONF)
-    results = {}
     try:
-        for kind, expression, offset in (('create_eq', seed.EQUALITY, 0),
-                                         ('create_num', seed.NUMERIC, 1000)):
-            if kind not in operations:
-                continue
-
-            def create(n, kind=kind, expression=expression, offset=offset):
-                start, end = seed.lease_window(offset + n, base)
-                call(app, 'POST', '/v1/leases', ADMIN, {
-                    'name': 'bench-%s-%d' % (kind, n),
-                    'start_date': start.strftime(FMT),
-                    'end_date': end.strftime(FMT),
-                    'reservations': [{
-                        'resource_type': 'physical:host', 'min': 1,
-                        'max': 1, 'hypervisor_properties': '',
-                        'resource_properties': expression}],
-                    'events': []})
-            results[kind] = timed(create, reps)
-        for kind, path, headers in (
-                ('hosts', '/v1/os-hosts', ADMIN),
-                ('properties', '/v1/os-hosts/properties?detail=true', ADMIN),
-                ('leases', '/v1/leases', LISTER)):
-            if kind in operations:
-                results[kind] = timed(
-                    lambda n, path=path, headers=headers: call(
-                        app, 'GET', path, headers), reps)
+        yield api_app.build(CONF)
     finally:
         manager.stop()
         rpc.cleanup()
         manager_client.reset_client()
-    return results
+        restore()
+        engine.dispose()
+        CONF.reset()
 
 
-def ext_side(url: str, size: int, per_host: int, reps: int,
-             base: datetime.datetime, operations: set,
-             seed_it: bool = True) -> dict:
+def ext_seed_side(url: str, size: int, per_host: int,
+                  base: datetime.datetime) -> float:
+    """Seed blazar_ext's database; the seconds it took."""
     engine, restore = ext_configure(url)
     try:
         t = time.perf_counter()
-        if seed_it:
-            ext_seed(size, per_host, size, base)
-        seeded = time.perf_counter() - t
-        results = ext_measure(reps, base, operations)
-        results['seed_s'] = seeded
-        return results
+        ext_seed(size, per_host, size, base)
+        return time.perf_counter() - t
     finally:
         restore()
         engine.dispose()
@@ -236,8 +230,7 @@ def ext_side(url: str, size: int, per_host: int, reps: int,
 
 def upstream(action: str, url: str, *args) -> dict:
     out = subprocess.run(
-        [upstream_python(), os.path.join(os.path.dirname(
-            os.path.abspath(__file__)), 'upstream.py'), action,
+        [upstream_python(), UPSTREAM_PY, action,
          '--database', url, '--base', BASE] + [str(a) for a in args],
         capture_output=True, text=True, check=False)
     if out.returncode != 0:
@@ -246,11 +239,105 @@ def upstream(action: str, url: str, *args) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+class Upstream:
+    """Upstream in one long-lived process of its venv (upstream.py
+    worker), asked one request at a time so that its repetitions
+    alternate with blazar_ext's. A request still unanswered after
+    ``timeout`` seconds is stopped by ending that process; the next
+    request starts another."""
+
+    def __init__(self, url: str, timeout: float | None, log: str):
+        self.url, self.timeout, self.log = url, timeout, log
+        self.process = None
+
+    def _start(self) -> None:
+        with open(self.log, 'a') as log:
+            self.process = subprocess.Popen(
+                [upstream_python(), UPSTREAM_PY, 'worker',
+                 '--database', self.url, '--base', BASE],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                text=True)
+        if self._answer(600) != 'ready':
+            self.close()
+            raise RuntimeError('upstream.py worker did not start; see %s'
+                               % self.log)
+
+    def _answer(self, timeout: float | None, loads: list | None = None):
+        """The worker's next line, or None after ``timeout`` seconds;
+        samples the load average every 10 s meanwhile."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = 10 if deadline is None else min(
+                10, deadline - time.monotonic())
+            if left <= 0:
+                return None
+            ready, _w, _x = select.select([self.process.stdout], [], [],
+                                          left)
+            if ready:
+                line = self.process.stdout.readline()
+                if not line:
+                    raise RuntimeError('upstream.py worker exited; see %s'
+                                       % self.log)
+                return line.strip()
+            if loads is not None:
+                loads.append(os.getloadavg()[0])
+
+    def ask(self, kind: str, n: int, tag: str, loads: list):
+        """Upstream's seconds for request ``n`` of ``kind``, or None when
+        it outlasted the cap (the worker is then ended)."""
+        if self.process is None:
+            self._start()
+        self.process.stdin.write(json.dumps(
+            {'op': kind, 'n': n, 'tag': tag}) + '\n')
+        self.process.stdin.flush()
+        line = self._answer(self.timeout, loads)
+        if line is None:
+            self.close()
+            return None
+        answer = json.loads(line)
+        if answer['status'] >= 400:
+            raise RuntimeError('upstream answered %s: %s'
+                               % (answer['status'], answer['error']))
+        return answer['seconds']
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+def alternate(ext_fn, up: Upstream | None, kind: str, reps: int,
+              up_reps: int, tag: str) -> dict:
+    """``reps`` of blazar_ext and ``up_reps`` of upstream, in turn (ours,
+    upstream, ours, ...), so both see the same load. Once upstream
+    outlasts its cap, its repetitions of ``kind`` stop and its figure is
+    the median with the cap in place of the unanswered one: a lower bound
+    ('capped')."""
+    ext_times, up_times, loads = [], [], [os.getloadavg()[0]]
+    capped = False
+    for n in range(max(reps, up_reps if up else 0)):
+        if n < reps:
+            t = time.perf_counter()
+            ext_fn(n)
+            ext_times.append(time.perf_counter() - t)
+            loads.append(os.getloadavg()[0])
+        if up and n < up_reps and not capped:
+            seconds = up.ask(kind, n, tag, loads)
+            capped = seconds is None
+            up_times.append(up.timeout if capped else seconds)
+            loads.append(os.getloadavg()[0])
+    return {'ext': statistics.median(ext_times),
+            'up': statistics.median(up_times) if up_times else None,
+            'capped': capped, 'load': (min(loads), max(loads)),
+            'ext_times': ext_times, 'up_times': up_times}
+
+
 # --- Concurrency ------------------------------------------------------------
 
 def hammer(url: str, headers: dict, clients: int, seconds: float) -> tuple:
-    """``clients`` threads GET ``url`` for ``seconds``: (req/s, p99 ms,
-    errors)."""
+    """``clients`` threads GET ``url`` for ``seconds``: (the answered
+    requests' latencies, the number of errors)."""
     latencies, errors = [], []
     lock = threading.Lock()
     stop = time.monotonic() + seconds
@@ -271,9 +358,15 @@ def hammer(url: str, headers: dict, clients: int, seconds: float) -> tuple:
     with concurrent.futures.ThreadPoolExecutor(clients) as pool:
         for future in [pool.submit(client) for _ in range(clients)]:
             future.result()
-    latencies.sort()
-    p99 = latencies[int(len(latencies) * 0.99) - 1] if latencies else 0
-    return len(latencies) / seconds, p99 * 1000, len(errors)
+    return latencies, len(errors)
+
+
+def throughput(latencies: list, errors: int, seconds: float) -> tuple:
+    """(req/s, p99 ms, errors) of requests over ``seconds``."""
+    latencies = sorted(latencies)
+    p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)] \
+        if latencies else 0
+    return len(latencies) / seconds, p99 * 1000, errors
 
 
 def wait_answering(url: str, process, timeout: float = 120) -> None:
@@ -345,14 +438,18 @@ def host_list_rss(url: str, tmp: str) -> tuple:
         stop(process)
 
 
-def concurrency(ext_url: str, up_url: str, seconds: float,
-                tmp: str) -> dict:
+def concurrency(ext_url: str, up_url: str, seconds: float, tmp: str,
+                rounds: int = 2) -> dict:
+    """8 clients against blazar-ext-api --workers 2 and against upstream
+    (one process, as its blazar-api runs), ``seconds`` each, in
+    ``rounds`` alternating turns so both see the same load:
+    {name: (ext (req/s, p99 ms, errors), upstream (...), (load min,
+    max))}."""
     results = {}
     ext, ext_base = start_ext_api(ext_url, 2, tmp)
     up_port = free_port()
     up = subprocess.Popen(
-        [upstream_python(), os.path.join(os.path.dirname(
-            os.path.abspath(__file__)), 'upstream.py'), 'serve',
+        [upstream_python(), UPSTREAM_PY, 'serve',
          '--database', up_url, '--port', str(up_port)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -370,8 +467,20 @@ def concurrency(ext_url: str, up_url: str, seconds: float,
                 ('leases', '/v1/leases', LISTER, up_lister),
                 ('properties', '/v1/os-hosts/properties?detail=true',
                  ADMIN, up_admin)):
-            results[name] = (hammer(ext_base + path, ext_headers, 8, seconds),
-                             hammer(up_base + path, up_headers, 8, seconds))
+            sides = {ext_base: ([], [0]), up_base: ([], [0])}
+            loads = [os.getloadavg()[0]]
+            for _round in range(rounds):
+                for base, headers in ((ext_base, ext_headers),
+                                      (up_base, up_headers)):
+                    latencies, errors = hammer(base + path, headers, 8,
+                                               seconds / rounds)
+                    sides[base][0].extend(latencies)
+                    sides[base][1][0] += errors
+                    loads.append(os.getloadavg()[0])
+            results[name] = tuple(
+                throughput(sides[base][0], sides[base][1][0], seconds)
+                for base in (ext_base, up_base)) + ((min(loads),
+                                                     max(loads)),)
     finally:
         for process in (ext, up):
             stop(process)
@@ -387,18 +496,92 @@ def fmt(seconds) -> str:
             else '%.2f s' % seconds)
 
 
+def ratio_text(result: dict) -> str:
+    """upstream / blazar_ext, '>' when upstream's figure is a lower
+    bound (it outlasted the cap)."""
+    if result['up'] is None or not result['ext']:
+        return ''
+    ratio = result['up'] / result['ext']
+    text = '%.0fx' % ratio if ratio >= 10 else '%.2fx' % ratio
+    return ('>' + text) if result['capped'] else text
+
+
+def print_row(label: str, result: dict) -> None:
+    up = fmt(result['up'])
+    if result['capped']:
+        up = '>' + up
+    print('  %-62s %10s %11s %10s   load %.1f-%.1f' % (
+        label, fmt(result['ext']), up, ratio_text(result),
+        *result['load']), flush=True)
+
+
+def measure_size(args, size: int, per_host: int, side_by_side: bool,
+                 tmp: str, base: datetime.datetime, operations: list):
+    """Seed (unless --reuse) and measure one size: (results by
+    operation, seed seconds by side, (ext URL, upstream URL))."""
+    seeds = {}
+    ext_url = (args.reuse[0] if args.reuse else
+               database_url(args.database, 'ext', size, tmp))
+    up_url = None
+    if not args.reuse:
+        seeds['ext'] = ext_seed_side(ext_url, size, per_host, base)
+    if side_by_side:
+        up_url = (args.reuse[1] if args.reuse else
+                  database_url(args.database, 'up', size, tmp))
+        if not args.reuse:
+            seeds['up'] = upstream('seed', up_url, '--hosts', size,
+                                   '--per-host', per_host, '--listed',
+                                   size)['seconds']
+    print('%d hosts (%d reservations): blazar_ext on %s, upstream on %s; '
+          'seeded in %s' % (size, size * per_host, ext_url, up_url,
+                            ', '.join('%s %.0f s' % item
+                                      for item in seeds.items()) or
+                            '(reused)'), flush=True)
+    up = (Upstream(up_url, args.upstream_timeout,
+                   os.path.join(tmp, 'upstream-%d.log' % size))
+          if side_by_side else None)
+    up_reps = args.upstream_reps if size <= 1000 else \
+        args.upstream_reps_large
+    tag = uuid.uuid4().hex[:6]
+    results = {}
+    try:
+        with ext_app(ext_url) as app:
+            for key, label in OPERATIONS:
+                if key not in operations:
+                    continue
+                reps = args.reps
+                results[key] = alternate(
+                    ext_operation(app, key, base, tag), up, key, reps,
+                    up_reps if key in seed.CREATES else reps, tag)
+                print_row(label, results[key])
+    finally:
+        if up:
+            up.close()
+    return results, seeds, (ext_url, up_url)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--sizes', default='1000,10000')
     parser.add_argument('--ext-only', default='50000',
                         help='sizes for blazar_ext alone ("" for none)')
     parser.add_argument('--reps', type=int, default=5)
-    parser.add_argument('--upstream-reps', type=int, default=3)
+    parser.add_argument('--upstream-reps', type=int, default=3,
+                        help="upstream's lease creates at up to 1,000 "
+                             "hosts (its reads take --reps)")
     parser.add_argument('--upstream-reps-large', type=int, default=3,
-                        help='upstream repetitions above 1,000 hosts')
+                        help="upstream's lease creates above 1,000 hosts")
+    parser.add_argument('--upstream-timeout', type=float, default=None,
+                        metavar='SECONDS',
+                        help='stop an upstream request unanswered after '
+                             'SECONDS and show its figure as a lower '
+                             'bound (">")')
     parser.add_argument('--concurrency', type=float, default=20,
                         help='seconds per side (0: skip)')
     parser.add_argument('--database', default=None)
+    parser.add_argument('--workdir', default=None,
+                        help='where the SQLite files go (default: a new '
+                             'temporary directory); they are kept')
     parser.add_argument('--operations', default=','.join(
         key for key, _label in OPERATIONS),
         help='which to measure, comma-separated (default: all)')
@@ -406,67 +589,54 @@ def main() -> int:
                         help="measure again on the databases an earlier "
                              "run seeded (left in place), for one size")
     args = parser.parse_args()
-    operations = set(args.operations.split(','))
-    tmp = tempfile.mkdtemp(prefix='blazar-side-by-side-')
+    operations = args.operations.split(',')
+    unknown = set(operations) - {key for key, _label in OPERATIONS}
+    if unknown:
+        parser.error('unknown operations: %s' % ', '.join(sorted(unknown)))
+    tmp = args.workdir or tempfile.mkdtemp(prefix='blazar-side-by-side-')
+    os.makedirs(tmp, exist_ok=True)
     base = datetime.datetime.strptime(BASE, FMT)
     sizes = [int(s) for s in args.sizes.split(',') if s]
     ext_only = [int(s) for s in args.ext_only.split(',') if s]
+    print('%s UTC; load average %s; ours and upstream alternate '
+          'repetitions; medians, ratio = upstream / blazar_ext, the 1-minute '
+          'load average seen during each operation' % (
+              datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M'),
+              ' '.join('%.1f' % x for x in os.getloadavg())), flush=True)
     rows, urls = {}, {}
     for size in sizes + ext_only:
         per_host = 10 if size <= 10000 else 2
-        ext_url = (args.reuse[0] if args.reuse else
-                   database_url(args.database, 'ext', size, tmp))
-        ext = ext_side(ext_url, size, per_host, args.reps, base, operations,
-                       seed_it=not args.reuse)
-        up = {}
-        if size in sizes:
-            up, up_url = {}, (args.reuse[1] if args.reuse else
-                              database_url(args.database, 'up', size, tmp))
-            if not args.reuse:
-                seeded = upstream('seed', up_url, '--hosts', size,
-                                  '--per-host', per_host, '--listed', size)
-                # The seed's counts apart: its 'hosts' is not a time.
-                up['seed_s'] = seeded['seconds']
-            up.update(upstream('measure', up_url, '--reps',
-                               args.upstream_reps if size <= 1000 else
-                               args.upstream_reps_large,
-                               '--read-reps', args.reps,
-                               '--operations', ','.join(sorted(operations))))
-            urls[size] = (ext_url, up_url)
-        rows[size] = (ext, up)
-        # The raw figures first, should anything after fail.
-        print(json.dumps({'size': size, 'blazar_ext': ext,
-                          'upstream': up}), flush=True)
-        served, rss, length = host_list_rss(ext_url, tmp)
-        print('%d hosts (%d reservations): seeded blazar_ext in %.0f s; '
-              'blazar-ext-api served GET /v1/os-hosts (%.1f MB) in %s at '
-              'peak RSS %.0f MB' % (size, size * per_host, ext['seed_s'],
-                                    length / 1e6, fmt(served), rss),
-              flush=True)
-        for key, label in OPERATIONS:
-            if key not in operations:
-                continue
-            ratio = (up[key] / ext[key]) if key in up and ext[key] else None
-            print('  %-62s %10s %10s %10s' % (
-                label, fmt(ext[key]), fmt(up.get(key)),
-                '%.0fx' % ratio if ratio and ratio >= 10 else
-                ('%.2fx' % ratio if ratio else '')), flush=True)
+        results, seeds, urls[size] = measure_size(
+            args, size, per_host, size in sizes, tmp, base, operations)
+        rows[size] = results
+        print(json.dumps({'size': size, 'seed_s': seeds, 'results': {
+            key: dict(value, load=list(value['load']))
+            for key, value in results.items()}}), flush=True)
+        if 'hosts' in operations:
+            load = os.getloadavg()[0]
+            served, rss, length = host_list_rss(urls[size][0], tmp)
+            print('  blazar-ext-api (one process) served GET /v1/os-hosts '
+                  '(%.1f MB) in %s at peak RSS %.0f MB, load %.1f-%.1f'
+                  % (length / 1e6, fmt(served), rss, load,
+                     os.getloadavg()[0]), flush=True)
     print('\ngrowth (blazar_ext):')
     for key in ('create_eq', 'create_num', 'hosts'):
         if key in operations:
             print('  %-12s %s' % (key, '  '.join(
-                '%d: %s' % (size, fmt(rows[size][0][key]))
+                '%d: %s' % (size, fmt(rows[size][key]['ext']))
                 for size in rows)))
     if args.concurrency and sizes:
         size = sizes[0]
-        print('\n8 clients, %.0f s each, %d hosts; blazar-ext-api --workers '
-              '2 vs upstream (one process):' % (args.concurrency, size))
-        for name, (ext, up) in concurrency(*urls[size], args.concurrency,
-                                           tmp).items():
+        print('\n8 clients, %.0f s each in 2 alternating turns, %d hosts; '
+              'blazar-ext-api --workers 2 vs upstream (one process):'
+              % (args.concurrency, size))
+        for name, (ext, up, load) in concurrency(
+                *urls[size], args.concurrency, tmp).items():
             print('  GET %-10s blazar_ext %6.1f req/s p99 %6.0f ms (%d '
                   'errors) | upstream %6.1f req/s p99 %6.0f ms (%d errors)'
-                  ' | %.2fx' % (name, ext[0], ext[1], ext[2], up[0], up[1],
-                                up[2], ext[0] / up[0] if up[0] else 0))
+                  ' | %.2fx | load %.1f-%.1f' % (
+                      name, *ext, *up, ext[0] / up[0] if up[0] else 0,
+                      *load), flush=True)
     return 0
 
 

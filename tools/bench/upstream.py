@@ -9,10 +9,11 @@ wire), and small stand-ins for what needs Keystone and Nova (trusts, the
 reservation aggregates, the placement client, auth_token).
 
     python upstream.py seed --database URL --hosts N --per-host R --listed L
-    python upstream.py measure --database URL --reps K [--list-reps M]
+    python upstream.py worker --database URL
     python upstream.py serve --database URL --port P
 
-seed and measure print one JSON object on their last line.
+seed prints one JSON object on its last line; worker answers requests
+read from stdin, one JSON line each (see worker()).
 """
 
 import argparse
@@ -21,7 +22,6 @@ import datetime
 import json
 import os
 import socketserver
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -266,55 +266,42 @@ def call(app, method: str, path: str, headers: dict, body=None):
     return resp.status_code, data
 
 
-def timed(fn, reps: int) -> list:
-    times = []
-    for n in range(reps):
-        t = time.perf_counter()
-        status, data = fn(n)
-        times.append(time.perf_counter() - t)
-        if status >= 400:
-            raise RuntimeError('upstream answered %s: %s' % (status,
-                                                             data[:500]))
-    return times
+def operation(app, kind: str, base: datetime.datetime, tag: str):
+    """The request ``kind`` names, as a function of the repetition
+    number: (status, body)."""
+    headers = {'admin': ADMIN, 'lister': LISTER}
+
+    def one(n):
+        method, path, who, body = seed.request(kind, n, base, tag)
+        return call(app, method, path, headers[who], body)
+    return one
 
 
-def measure(args) -> dict:
-    configure(args.database)
-    install_stand_ins()
-    app = make_app()
-    base = datetime.datetime.strptime(args.base, FMT)
-    results = {}
-    wanted = set(args.operations.split(','))
-    for kind, expression in (('create_eq', seed.EQUALITY),
-                             ('create_num', seed.NUMERIC)):
-        if kind not in wanted:
-            continue
-        offset = 0 if kind == 'create_eq' else 1000
-
-        def create(n, expression=expression, offset=offset):
-            start, end = seed.lease_window(offset + n, base)
-            return call(app, 'POST', '/v1/leases', ADMIN, {
-                'name': 'bench-%s-%d' % (kind, n),
-                'start_date': start.strftime(FMT),
-                'end_date': end.strftime(FMT),
-                'reservations': [{
-                    'resource_type': 'physical:host', 'min': 1, 'max': 1,
-                    'hypervisor_properties': '',
-                    'resource_properties': expression}],
-                'events': []})
-        results[kind] = timed(create, args.reps)
-    list_reps = args.list_reps or args.reps
-    for kind, path, headers, reps in (
-            ('hosts', '/v1/os-hosts', ADMIN, list_reps),
-            ('properties', '/v1/os-hosts/properties?detail=true', ADMIN,
-             args.read_reps),
-            ('leases', '/v1/leases', LISTER, args.read_reps)):
-        if kind in wanted:
-            results[kind] = timed(
-                lambda n, path=path, headers=headers: call(
-                    app, 'GET', path, headers), reps)
-    return {name: statistics.median(times) for name, times in
-            results.items()}
+def worker(args) -> None:
+    """Answer one request per line of stdin ({"op", "n", "tag"}) with one
+    line of JSON ({"seconds", "status", "error"}), after a first line
+    'ready': the parent times each request against blazar_ext's in turn
+    and ends this process when one outlasts its cap."""
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), 'w')
+    # Upstream prints in its query loop; only the answers go out.
+    with open(os.devnull, 'w') as quiet, \
+            contextlib.redirect_stdout(quiet):
+        configure(args.database)
+        install_stand_ins()
+        app = make_app()
+        base = datetime.datetime.strptime(args.base, FMT)
+        answers.write('ready\n')
+        answers.flush()
+        for line in sys.stdin:
+            asked = json.loads(line)
+            fn = operation(app, asked['op'], base, asked.get('tag', ''))
+            t = time.perf_counter()
+            status, data = fn(asked['n'])
+            answers.write(json.dumps({
+                'seconds': time.perf_counter() - t, 'status': status,
+                'error': data[:500].decode('utf-8', 'replace')
+                if status >= 400 else None}) + '\n')
+            answers.flush()
 
 
 class _ThreadingServer(socketserver.ThreadingMixIn,
@@ -343,20 +330,13 @@ def serve(args) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('action', choices=('seed', 'measure', 'serve'))
+    parser.add_argument('action', choices=('seed', 'worker', 'serve'))
     parser.add_argument('--database', required=True)
     parser.add_argument('--hosts', type=int, default=1000)
     parser.add_argument('--per-host', type=int, default=10)
     parser.add_argument('--listed', type=int, default=1000)
     parser.add_argument('--base', default='2031-01-01 00:00')
-    parser.add_argument('--reps', type=int, default=3)
-    parser.add_argument('--list-reps', type=int, default=0)
-    parser.add_argument('--read-reps', type=int, default=5)
     parser.add_argument('--port', type=int, default=0)
-    parser.add_argument('--operations',
-                        default='create_eq,create_num,hosts,properties,'
-                                'leases',
-                        help='which to measure, comma-separated')
     args = parser.parse_args()
     if args.action == 'seed':
         migrate(configure(args.database), args.database)
@@ -366,12 +346,8 @@ def main() -> int:
                                datetime.datetime.strptime(args.base, FMT))
         counts['seconds'] = time.perf_counter() - t
         print(json.dumps(counts))
-    elif args.action == 'measure':
-        # Upstream prints in its query loop; only the figures go out.
-        with open(os.devnull, 'w') as quiet, \
-                contextlib.redirect_stdout(quiet):
-            figures = measure(args)
-        print(json.dumps(figures))
+    elif args.action == 'worker':
+        worker(args)
     else:
         serve(args)
     return 0
