@@ -3,7 +3,9 @@
 Reads the source at --source-connection, prints what it would write per
 table and every row it leaves out with the reason, then (unless
 --dry-run) writes it all in one transaction. A second run refuses: ids
-already present are never duplicated.
+already present are never duplicated. The enabled plugins ([manager]
+plugins) decide which reservation types come over, and translate the
+detail rows upstream keeps in another shape (flavor:instance).
 """
 
 import sqlalchemy as sa
@@ -12,22 +14,31 @@ from blazar_ext import conf
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import blazar_import
 from blazar_ext import exceptions
+from blazar_ext.plugins import loader
 
 CONF = conf.CONF
 
-# Entry point names of [manager] plugins -> the reservation type.
-_PLUGIN_TYPES = {'physical.host.plugin': 'physical:host',
-                 'virtual.floatingip.plugin': 'virtual:floatingip',
-                 'virtual.instance.plugin': 'virtual:instance',
-                 'flavor.instance.plugin': 'flavor:instance'}
 
-
-def enabled_types() -> set:
-    """Reservation types blazar_ext is configured to take."""
-    names = getattr(CONF.manager, 'plugins', None)
-    if names is None:  # before plugins were configurable: both built in
-        return set(blazar_import.IMPORTABLE_TYPES)
-    return {_PLUGIN_TYPES.get(name, name) for name in names}
+def adopt(source: dict, plugins: loader.Plugins) -> dict:
+    """{reservation id: {detail column: value}, or why it cannot be kept}
+    of the reservations whose plugin keeps their detail otherwise than
+    upstream (ResourcePlugin.adopt_upstream_detail), for
+    blazar_import.plan."""
+    adopted = {}
+    for resource_type in blazar_import.IMPORTABLE_TYPES:
+        plugin = plugins.by_type.get(resource_type)
+        if plugin is None:  # disabled: plan() says so
+            continue
+        for reservation_id, row in blazar_import.detail_rows(
+                source, resource_type):
+            try:
+                values = plugin.adopt_upstream_detail(row)
+            except exceptions.Invalid as exc:
+                adopted[reservation_id] = exc.kwargs.get('reason', str(exc))
+                continue
+            if values is not None:
+                adopted[reservation_id] = values
+    return adopted
 
 
 def report(planned: blazar_import.Plan, out=print) -> None:
@@ -60,7 +71,13 @@ def run(args) -> int:
         return 2
     finally:
         engine.dispose()
-    planned = blazar_import.plan(source, enabled_types())
+    try:
+        plugins = loader.Plugins(CONF.manager.plugins)
+    except exceptions.ConfigurationError as exc:
+        print('import-blazar: %s' % exc)
+        return 2
+    planned = blazar_import.plan(source, set(plugins.by_type),
+                                 adopt(source, plugins))
     report(planned)
     if args.dry_run:
         print('Dry run: nothing written.')

@@ -164,6 +164,22 @@ class ResourcePlugin(metaclass=abc.ABCMeta):
         spec['id'] = reservation['id']
         return spec
 
+    # Adoption of an upstream Blazar database (import-blazar)
+
+    def adopt_upstream_detail(self, row: dict) -> dict | None:
+        """This type's detail columns for a reservation upstream Blazar 18
+        stored as ``row`` (the row of its detail table, e.g.
+        ``instance_reservations``, as blazar_ext.db.api.blazar_import reads
+        it), where blazar_ext keeps them differently: {column: value},
+        merged over ``row`` when it is written.
+
+        None (the default): imported as upstream stored it. Raise
+        exceptions.Invalid when it cannot be kept faithfully: the
+        reservation and its lease are skipped, and the dry run reports
+        the message. Runs outside any transaction; no I/O.
+        """
+        return None
+
     # Lifecycle (outside the allocation transaction)
 
     def on_start(self, context, reservation: dict) -> None:

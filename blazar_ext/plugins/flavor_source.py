@@ -23,8 +23,8 @@ class FlavorSource(metaclass=abc.ABCMeta):
 
     @abc.abstractmethod
     def get(self, flavor_id: str) -> dict:
-        """{'id', 'vcpus', 'ram', 'disk', 'extra_specs'}; Invalid (400)
-        naming the flavor when it is unknown."""
+        """{'id', 'vcpus', 'ram', 'disk', 'ephemeral', 'extra_specs'};
+        Invalid (400) naming the flavor when it is unknown."""
 
 
 def _unknown(flavor_id: str) -> exceptions.Invalid:
@@ -59,6 +59,7 @@ class StaticFlavors(FlavorSource):
             raise _unknown(flavor_id)
         return {'id': str(item['id']), 'vcpus': int(item['vcpus']),
                 'ram': int(item['ram']), 'disk': int(item.get('disk', 0)),
+                'ephemeral': int(item.get('ephemeral', 0)),
                 'extra_specs': dict(item.get('extra_specs') or {})}
 
 
@@ -83,6 +84,7 @@ class NovaFlavors(client.ServiceClient, FlavorSource):
                        % (flavor_id, exc))
         return {'id': flavor['id'], 'vcpus': flavor['vcpus'],
                 'ram': flavor['ram'], 'disk': flavor.get('disk', 0),
+                'ephemeral': flavor.get('OS-FLV-EXT-DATA:ephemeral', 0),
                 'extra_specs': specs}
 
 

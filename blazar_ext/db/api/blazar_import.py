@@ -43,11 +43,19 @@ SUPPORTED_REVISION = '553383923ca0'
 HOST_TYPE = 'physical:host'
 FLOATINGIP_TYPE = 'virtual:floatingip'
 INSTANCE_TYPE = 'virtual:instance'
-INSTANCE_TYPES = (INSTANCE_TYPE, 'flavor:instance')
+FLAVOR_TYPE = 'flavor:instance'
 # Rows fetched from the source per round trip.
 _READ_BATCH = 10000
-# Reservation types whose detail tables this module knows.
-IMPORTABLE_TYPES = (HOST_TYPE, FLOATINGIP_TYPE, INSTANCE_TYPE)
+# The upstream table holding each importable type's reservation detail.
+DETAIL_TABLES = {HOST_TYPE: 'computehost_reservations',
+                 FLOATINGIP_TYPE: 'floatingip_reservations',
+                 INSTANCE_TYPE: 'instance_reservations',
+                 FLAVOR_TYPE: 'instance_reservations'}
+IMPORTABLE_TYPES = tuple(DETAIL_TABLES)
+# Types whose detail rows upstream stores in another shape: imported only
+# as their plugin translates them (ResourcePlugin.adopt_upstream_detail,
+# asked by the command layer, since db/ does not import plugins).
+ADOPTED_TYPES = (FLAVOR_TYPE,)
 
 
 def _table(name: str, *columns) -> sa.TableClause:
@@ -257,8 +265,25 @@ def _capability_problem(name: str | None, reserved: set) -> str | None:
     return None
 
 
-def plan(source: dict, enabled_types) -> Plan:
-    """Decide every row: written (with its target values) or skipped."""
+def detail_rows(source: dict, resource_type: str):
+    """(reservation id, upstream detail row) of each reservation of
+    ``resource_type`` in ``source``: what its plugin is asked to adopt."""
+    table = DETAIL_TABLES[resource_type]
+    ids = {r['id'] for r in source['reservations']
+           if r['resource_type'] == resource_type}
+    for row in source[table]:
+        if row['reservation_id'] in ids:
+            yield row['reservation_id'], row
+
+
+def plan(source: dict, enabled_types, adopted: dict | None = None) -> Plan:
+    """Decide every row: written (with its target values) or skipped.
+
+    ``adopted``: {reservation id: {detail column: value} merged over its
+    upstream detail row, or the reason (str) it cannot be kept}, as the
+    enabled plugins translated them; a reservation of an ADOPTED_TYPES
+    type is imported only with a translation.
+    """
     _SOURCE_IDS.clear()
     result = Plan()
     hosts = _plan_hosts(source, result)
@@ -266,7 +291,8 @@ def plan(source: dict, enabled_types) -> Plan:
     _plan_capability_values(source, result, hosts, capabilities)
     _plan_host_extras(source, result, hosts)
     fips = _plan_floatingips(source, result)
-    leases = _plan_leases(source, result, set(enabled_types))
+    leases = _plan_leases(source, result, set(enabled_types),
+                          adopted or {})
     _plan_allocations(source, result, leases, hosts, fips)
     _plan_events(source, result, leases)
     return result
@@ -354,40 +380,42 @@ def _plan_capability_values(source, result: Plan, hosts: set,
 def _plan_host_extras(source, result: Plan, hosts: set) -> None:
     """Upstream's per-host traits and Placement inventory (what its
     flavor plugin reads), for the hosts' providers."""
+    _plan_per_host(source, result, hosts, 'computehost_trait', 'trait',
+                   _trait_problem, 'resource_provider_traits',
+                   'host %(host)s has this trait already (row %(row)s)')
+    _plan_per_host(source, result, hosts, 'computehost_resource_inventory',
+                   'resource_class', _inventory_problem, 'inventories',
+                   'host %(host)s has another %(name)s inventory '
+                   '(row %(row)s)')
+
+
+def _plan_per_host(source, result: Plan, hosts: set, table: str, key: str,
+                   problem_of, target: str, duplicate: str) -> None:
+    """Rows of ``table`` (one per host and ``key``) kept for ``target``
+    unless ``problem_of(row)`` says why not, their host was left out, or
+    the host has one already (``duplicate`` says so, given host, name and
+    the first row's id)."""
     seen = {}
-    for row in source['computehost_trait']:
-        host_id, name = row['computehost_id'], row['trait']
-        problem = _trait_problem(name)
+    for row in source[table]:
+        host_id, name = row['computehost_id'], row[key]
+        problem = problem_of(row)
         if host_id not in hosts:
             problem = _missing('host', host_id, source, 'computehosts')
         elif (host_id, name) in seen:
-            problem = 'host %s has this trait already (row %s)' % (
-                host_id, seen[host_id, name])
+            problem = duplicate % {'host': host_id, 'name': name,
+                                   'row': seen[host_id, name]}
         if problem:
-            result.skip('computehost_trait', row['id'], problem)
+            result.skip(table, row['id'], problem)
             continue
         seen[host_id, name] = row['id']
-        result.rows['resource_provider_traits'].append(row)
-    seen = {}
-    for row in source['computehost_resource_inventory']:
-        host_id, name = row['computehost_id'], row['resource_class']
-        problem = _inventory_problem(row)
-        if host_id not in hosts:
-            problem = _missing('host', host_id, source, 'computehosts')
-        elif (host_id, name) in seen:
-            problem = 'host %s has another %s inventory (row %s)' % (
-                host_id, name, seen[host_id, name])
-        if problem:
-            result.skip('computehost_resource_inventory', row['id'], problem)
-            continue
-        seen[host_id, name] = row['id']
-        result.rows['inventories'].append(row)
+        result.rows[target].append(row)
 
 
 _CUSTOM = re.compile(r'^CUSTOM_[A-Z0-9_]{1,248}$')
 
 
-def _trait_problem(name) -> str | None:
+def _trait_problem(row) -> str | None:
+    name = row['trait']
     if name == host_service.DISABLED_TRAIT:
         return ('%s is set by blazar_ext from the host\'s reservable '
                 'flag' % name)
@@ -460,12 +488,12 @@ def _by(rows, key: str) -> dict:
     return out
 
 
-def _plan_leases(source, result: Plan, enabled: set) -> dict:
+def _plan_leases(source, result: Plan, enabled: set,
+                 adopted: dict) -> dict:
     """{lease id: lease row} of the leases kept."""
     reservations = _by(source['reservations'], 'lease_id')
-    host_details = _by(source['computehost_reservations'], 'reservation_id')
-    instance_details = _by(source['instance_reservations'], 'reservation_id')
-    fip_details = _by(source['floatingip_reservations'], 'reservation_id')
+    details = {table: _by(source[table], 'reservation_id')
+               for table in set(DETAIL_TABLES.values())}
     required = _by(source['required_floatingips'],
                    'floatingip_reservation_id')
     lease_ids = {row['id'] for row in source['leases']}
@@ -479,8 +507,7 @@ def _plan_leases(source, result: Plan, enabled: set) -> dict:
         planned, problem = [], None
         for res in reservations.get(lease['id'], []):
             rows, problem = _plan_reservation(
-                result, lease, res, enabled, host_details, fip_details,
-                required, instance_details)
+                result, lease, res, enabled, details, required, adopted)
             if problem:
                 result.skip('reservations', res['id'], problem)
                 break
@@ -495,67 +522,59 @@ def _plan_leases(source, result: Plan, enabled: set) -> dict:
         for rows in planned:
             for table, values in rows:
                 result.rows[table].append(values)
-    for table, key in (('computehost_reservations', 'reservation_id'),
-                       ('floatingip_reservations', 'reservation_id')):
-        known = {r['id'] for r in source['reservations']}
+    known = {r['id'] for r in source['reservations']}
+    for table in sorted(set(DETAIL_TABLES.values())):
         for row in source[table]:
-            if row[key] not in known:
+            if row['reservation_id'] not in known:
                 result.skip(table, row['id'],
                             'dangling reference: reservation %s does not '
-                            'exist' % row[key])
+                            'exist' % row['reservation_id'])
+    fip_details = {r['id'] for r in source['floatingip_reservations']}
+    for row in source['required_floatingips']:
+        if row['floatingip_reservation_id'] not in fip_details:
+            result.skip('required_floatingips', row['id'],
+                        'dangling reference: floatingip_reservation %s '
+                        'does not exist' % row['floatingip_reservation_id'])
     return kept
 
 
-def _plan_reservation(result: Plan, lease, res, enabled, host_details,
-                      fip_details, required, instance_details):
+def _plan_reservation(result: Plan, lease, res, enabled, details, required,
+                      adopted):
     """([(target table, values)], None) or (None, why it is skipped)."""
     kind = res['resource_type']
     if kind not in IMPORTABLE_TYPES:
-        if kind in INSTANCE_TYPES:
-            # Upstream keeps a flavor:instance reservation's flavor only as
-            # a JSON copy in resource_properties; not mapped yet.
-            return None, ('%s reservations are not imported (yet)' % kind)
         return None, 'unknown reservation type %s' % kind
     if kind not in enabled:
         return None, ('the %s plugin is disabled ([manager] plugins)'
                       % kind)
-    rows = [('reservations', res)]
+    table = DETAIL_TABLES[kind]
+    found = details[table].get(res['id'], [])
+    if len(found) != 1:
+        return None, '%d %s rows (one expected)' % (len(found), table)
+    detail = found[0]
+    translated = adopted.get(res['id'])
+    if isinstance(translated, str):
+        return None, translated
+    if translated:
+        detail = dict(detail, **translated)
+    elif kind in ADOPTED_TYPES:
+        return None, ('the %s plugin did not translate its upstream '
+                      'detail row' % kind)
     if kind == HOST_TYPE:
-        details = host_details.get(res['id'], [])
-        if len(details) != 1:
-            return None, ('%d computehost_reservations rows (one expected)'
-                          % len(details))
-        detail = details[0]
         problem = _host_detail_problem(detail)
         if problem:
             return None, problem
-        problem = _query_problem(detail['hypervisor_properties'],
+    if kind != FLOATINGIP_TYPE:
+        problem = _query_problem(detail.get('hypervisor_properties') or '',
                                  detail['resource_properties'])
         if problem:
             result.query_failures.append(
                 QueryFailure(lease['id'], res['id'], problem))
             return None, 'property query does not parse: %s' % problem
-        rows.append(('computehost_reservations', detail))
-    elif kind == INSTANCE_TYPE:
-        details = instance_details.get(res['id'], [])
-        if len(details) != 1:
-            return None, ('%d instance_reservations rows (one expected)'
-                          % len(details))
-        detail = details[0]
-        problem = _query_problem('', detail['resource_properties'])
-        if problem:
-            result.query_failures.append(
-                QueryFailure(lease['id'], res['id'], problem))
-            return None, 'property query does not parse: %s' % problem
-        rows.append(('instance_reservations', detail))
-    else:
-        details = fip_details.get(res['id'], [])
-        if len(details) != 1:
-            return None, ('%d floatingip_reservations rows (one expected)'
-                          % len(details))
-        rows.append(('floatingip_reservations', details[0]))
+    rows = [('reservations', res), (table, detail)]
+    if kind == FLOATINGIP_TYPE:
         rows.extend(('required_floatingips', r)
-                    for r in required.get(details[0]['id'], []))
+                    for r in required.get(detail['id'], []))
     return rows, None
 
 

@@ -37,6 +37,20 @@ L_INSTANCE = '22222222-2222-4222-8222-222222222222'
 L_BADQUERY = '33333333-3333-4333-8333-333333333333'
 R_BADQUERY = 'r-badquery'
 SERVER_GROUP = '7a1e5c3b-0d2f-4e6a-9b8c-1d2e3f4a5b6c'
+L_FLAVOR_PENDING, L_FLAVOR_ACTIVE, L_FLAVOR_PINNED = (
+    '44444444-4444-4444-8444-44444444444%d' % i for i in range(3))
+
+
+def _nova_flavor(flavor_id: str, vcpus: int, ram: int, disk: int,
+                 ephemeral: int, extra_specs: dict) -> str:
+    """What upstream's flavor plugin stores in resource_properties: Nova's
+    flavor (novaclient's to_dict(), links removed) with its extra specs."""
+    return json.dumps({
+        'id': flavor_id, 'name': flavor_id, 'ram': ram, 'disk': disk,
+        'vcpus': vcpus, 'OS-FLV-EXT-DATA:ephemeral': ephemeral, 'swap': '',
+        'rxtx_factor': 1.0, 'os-flavor-access:is_public': True,
+        'OS-FLV-DISABLED:disabled': False, 'description': None,
+        'extra_specs': extra_specs})
 
 
 def _event_id(kind: str, lease_id: str) -> str:
@@ -177,6 +191,44 @@ def _rows(now: datetime.datetime) -> list:
             'id': 'a-instance-%d' % slot, 'compute_host_id': H1,
             'reservation_id': 'r-instance'}))
     events(L_INSTANCE, now + hour, now + 2 * hour, 'UNDONE', 'UNDONE')
+
+    # flavor:instance, as upstream's flavor plugin leaves them: the size
+    # shown in the columns, the flavor only as its JSON copy, and
+    # flavor_id the private flavor it made (named after the reservation).
+    def flavor_res(res_id, lease_id, status, amount, flavor, host_id):
+        rows.append(('reservations', {
+            'id': res_id, 'lease_id': lease_id, 'resource_id': 'd-' + res_id,
+            'resource_type': 'flavor:instance', 'status': status,
+            'missing_resources': False, 'resources_changed': False}))
+        shown = json.loads(flavor)
+        rows.append(('instance_reservations', {
+            'id': 'd-' + res_id, 'reservation_id': res_id,
+            'vcpus': shown['vcpus'], 'memory_mb': shown['ram'],
+            'disk_gb': shown['disk'], 'amount': amount, 'affinity': None,
+            'resource_properties': flavor, 'flavor_id': res_id,
+            'aggregate_id': 7}))
+        for slot in range(amount):
+            rows.append(('computehost_allocations', {
+                'id': 'a-%s-%d' % (res_id, slot), 'compute_host_id': host_id,
+                'reservation_id': res_id}))
+
+    lease(L_FLAVOR_PENDING, 'PENDING', now + hour, now + 4 * hour)
+    flavor_res('r-flavor-pending', L_FLAVOR_PENDING, 'pending', 2,
+               _nova_flavor('m1.gpu', 4, 8192, 40, 10, {
+                   'trait:CUSTOM_GPU_A100': 'required',
+                   'hw:mem_page_size': 'large'}), H1)
+    events(L_FLAVOR_PENDING, now + hour, now + 4 * hour, 'UNDONE', 'UNDONE')
+    lease(L_FLAVOR_ACTIVE, 'ACTIVE', now - hour, now + hour)
+    flavor_res('r-flavor-active', L_FLAVOR_ACTIVE, 'active', 1,
+               _nova_flavor('m1.small', 1, 2048, 20, 0, {
+                   'resources:MEMORY_MB': '1024'}), H2)
+    events(L_FLAVOR_ACTIVE, now - hour, now + hour, 'DONE', 'UNDONE')
+    # Left out, saying why: dedicated CPUs (upstream reserves PCPU).
+    lease(L_FLAVOR_PINNED, 'PENDING', now + hour, now + 2 * hour)
+    flavor_res('r-flavor-pinned', L_FLAVOR_PINNED, 'pending', 1,
+               _nova_flavor('m1.pinned', 2, 2048, 20, 0, {
+                   'hw:cpu_policy': 'dedicated'}), H1)
+    events(L_FLAVOR_PINNED, now + hour, now + 2 * hour, 'UNDONE', 'UNDONE')
     # Left out: an unparsable query.
     lease(L_BADQUERY, 'PENDING', now + hour, now + 2 * hour)
     host_res(R_BADQUERY, L_BADQUERY, 'pending', '1-1',
@@ -230,11 +282,11 @@ class _ImportMixin:
         for line in ('computehosts                     3',
                      'extra_capabilities               3',
                      'computehost_extra_capabilities   6',
-                     'leases                           5',
-                     'reservations                     6',
-                     'instance_reservations            1',
-                     'instance_allocations             1',
-                     'events                           15',
+                     'leases                           7',
+                     'reservations                     8',
+                     'instance_reservations            3',
+                     'instance_allocations             3',
+                     'events                           21',
                      'resource_provider_traits         2',
                      'inventories                      2'):
             self.assertIn(line, dry.stdout)
@@ -246,6 +298,11 @@ class _ImportMixin:
                 'p-vcpus was skipped',
                 'leases %s: its reservation %s' % (L_BADQUERY, R_BADQUERY),
                 "computehost_trait t-bad: trait 'not-a-trait' is neither",
+                'reservations r-flavor-pinned: flavor:instance reservation: '
+                'flavor m1.pinned asks for dedicated CPUs',
+                'leases %s: its reservation r-flavor-pinned' % L_FLAVOR_PINNED,
+                'computehost_allocations a-r-flavor-pinned-0: reservation '
+                'r-flavor-pinned was skipped',
                 'lease %s reservation %s: ' % (L_BADQUERY, R_BADQUERY)):
             self.assertIn(skipped, dry.stdout)
         self.assertEqual([], self.request('GET', '/v1/os-hosts').json()[
@@ -260,10 +317,22 @@ class _ImportMixin:
         self._check_hosts_and_properties()
         self._check_leases()
         self._check_with_blazarclient()
-        # The pending lease starts when its time comes.
+        # The pending leases start when their time comes.
         self.manager.service.event_loop.run_once(
             self.now + datetime.timedelta(hours=1, seconds=1))
-        self.assertEqual('ACTIVE', self.lease(L_PENDING)['status'])
+        for lease_id in (L_PENDING, L_INSTANCE, L_FLAVOR_PENDING):
+            self.assertEqual('ACTIVE', self.lease(lease_id)['status'],
+                             lease_id)
+        # The imported flavor:instance one is shown in Placement as one
+        # started here: its reservation provider on the host.
+        placement = {'OpenStack-API-Version': 'placement 1.39'}
+        usages = self.request(
+            'GET', '/placement/resource_providers?resources='
+            'CUSTOM_RESERVATION_R_FLAVOR_PENDING:1',
+            headers=placement)
+        self.assertEqual(200, usages.status, usages.text)
+        self.assertEqual(['blazar_compute-1'], [
+            p['name'] for p in usages.json()['resource_providers']])
 
     def test_other_revision_is_refused_naming_both(self):
         upstream_blazar.stamp(self.source.url, '02e2f2186d98')
@@ -341,8 +410,8 @@ class _ImportMixin:
     def _check_leases(self):
         listed = {x['id'] for x in self.request(
             'GET', '/v1/leases').json()['leases']}
-        self.assertEqual({L_PENDING, L_ACTIVE, L_DONE, L_ERROR, L_INSTANCE},
-                         listed)
+        self.assertEqual({L_PENDING, L_ACTIVE, L_DONE, L_ERROR, L_INSTANCE,
+                          L_FLAVOR_PENDING, L_FLAVOR_ACTIVE}, listed)
         pending = self.lease(L_PENDING)
         self.assertEqual(('PENDING', False, 'trust-1', 'project-1', 'user-1'),
                          tuple(pending[k] for k in (
@@ -394,6 +463,51 @@ class _ImportMixin:
         self.assertEqual([(H1, 2)], [tuple(row) for row in slots])
         self.assertEqual(404, self.request(
             'GET', '/v1/leases/%s' % L_BADQUERY).status)
+        self._check_flavor_leases()
+
+    def _check_flavor_leases(self):
+        fields = ('resource_type', 'id', 'status', 'flavor_id', 'amount',
+                  'vcpus', 'memory_mb', 'disk_gb', 'affinity',
+                  'resource_properties')
+        pending = self.lease(L_FLAVOR_PENDING)
+        self.assertEqual(('PENDING', 'project-1', 'user-1', 'trust-1'),
+                         tuple(pending[k] for k in (
+                             'status', 'project_id', 'user_id',
+                             'trust_id')))
+        [res] = pending['reservations']
+        # The flavor it was made from; its size as normalize makes it
+        # (the ephemeral disk counted, as upstream reserves it); the
+        # flavor's trait as the hosts' filter; upstream's private flavor
+        # (named after the reservation) as ``flavor``.
+        self.assertEqual(
+            ('flavor:instance', 'r-flavor-pending', 'pending', 'm1.gpu', 2,
+             4, 8192, 50, None, '["==", "$traits", "CUSTOM_GPU_A100"]'),
+            tuple(res[k] for k in fields))
+        self.assertEqual('r-flavor-pending', res['flavor']['id'])
+        self.assertEqual(
+            {('start_lease', 'UNDONE'), ('before_end_lease', 'UNDONE'),
+             ('end_lease', 'UNDONE')},
+            {(e['event_type'], e['status']) for e in pending['events']})
+        active = self.lease(L_FLAVOR_ACTIVE)
+        [res] = active['reservations']
+        self.assertEqual(
+            ('flavor:instance', 'r-flavor-active', 'active', 'm1.small', 1,
+             1, 1024, 20, None, ''),
+            tuple(res[k] for k in fields))
+        self.assertEqual('ACTIVE', active['status'])
+        self.assertEqual(404, self.request(
+            'GET', '/v1/leases/%s' % L_FLAVOR_PINNED).status)
+        # Upstream's allocations as slots of the size blazar_ext holds.
+        with self.db.engine.connect() as conn:
+            slots = conn.execute(sa.text(
+                'SELECT reservation_id, compute_host_id, slots, vcpus, '
+                'memory_mb, disk_gb FROM instance_allocations WHERE '
+                'reservation_id LIKE :p ORDER BY reservation_id'),
+                {'p': 'r-flavor-%'}).all()
+        self.assertEqual(
+            [('r-flavor-active', H2, 1, 1, 1024, 20),
+             ('r-flavor-pending', H1, 2, 4, 8192, 50)],
+            [tuple(row) for row in slots])
 
     def _check_with_blazarclient(self):
         server = self.useFixture(fixtures.RealServerFixture())
@@ -420,6 +534,15 @@ class _ImportMixin:
         shown = openstack('lease', 'show', L_ACTIVE)
         self.assertEqual(('ACTIVE', True), (shown['status'],
                                             shown['degraded']))
+        shown = openstack('lease', 'show', L_FLAVOR_PENDING)
+        reservations = shown['reservations']
+        if isinstance(reservations, str):
+            reservations = json.loads(reservations)
+        [res] = reservations
+        self.assertEqual(('r-flavor-pending', 'flavor:instance', 'm1.gpu',
+                          2, 50), tuple(res[k] for k in (
+                              'id', 'resource_type', 'flavor_id', 'amount',
+                              'disk_gb')))
 
 
 class TestImportFromMariaDB(_ImportMixin, base.APITestCase):

@@ -28,6 +28,12 @@ flavors:
     ram: 512
     disk: 1
     extra_specs: {"resources:CUSTOM_FPGA": "1"}
+  - {id: scratch, vcpus: 1, ram: 512, disk: 10, ephemeral: 5}
+  - id: pinned
+    vcpus: 2
+    ram: 512
+    disk: 1
+    extra_specs: {"hw:cpu_policy": dedicated}
 """
 
 
@@ -70,6 +76,12 @@ class TestFlavorInstance(base.LeaseTestCase):
             flavor_id='small-override', amount=4)])
         self.assertEqual(2, lease['reservations'][0]['vcpus'])
 
+    def test_the_ephemeral_disk_counts_with_the_root_disk(self):
+        # As upstream Blazar reserves DISK_GB for such a flavor.
+        self.add('h1')
+        lease = self.create(reservations=[flavored(flavor_id='scratch')])
+        self.assertEqual(15, lease['reservations'][0]['disk_gb'])
+
     def test_trait_extra_specs_choose_the_hosts(self):
         self.add('plain')
         gpu = self.add('gpu-host')
@@ -105,6 +117,8 @@ class TestFlavorInstance(base.LeaseTestCase):
         self.add('h1')
         for bad, words in ((flavored(flavor_id='nope'), "'nope' is not"),
                            (flavored(flavor_id='exotic'), 'CUSTOM_FPGA'),
+                           (flavored(flavor_id='pinned'),
+                            'hw:cpu_policy=dedicated'),
                            (flavored(flavor_id=None), 'flavor_id')):
             resp = self.request('POST', '/v1/leases', {
                 'name': 'bad', 'start_date': base.lease_date(60),

@@ -240,3 +240,81 @@ class TestPlan(base.BaseTestCase):
         [detail] = planned.rows['instance_reservations']
         self.assertEqual(('r1', 'sg-1'), (detail['flavor_id'],
                                           detail['server_group_id']))
+
+    def _flavor_source(self) -> dict:
+        detail = {'id': 'd-r1', 'reservation_id': 'r1', 'vcpus': 4,
+                  'memory_mb': 4096, 'disk_gb': 20, 'amount': 2,
+                  'affinity': None, 'resource_properties': '{"id": "m1"}',
+                  'flavor_id': 'r1', 'server_group_id': None,
+                  'created_at': None, 'updated_at': None}
+        return _source(
+            computehosts=[_host('h1')],
+            leases=[_lease('l1')],
+            reservations=[_reservation('r1', 'l1', 'flavor:instance')],
+            instance_reservations=[detail],
+            computehost_allocations=[
+                {'id': 'a%d' % i, 'compute_host_id': 'h1',
+                 'reservation_id': 'r1', 'created_at': None,
+                 'updated_at': None} for i in range(2)])
+
+    def test_flavor_instance_as_its_plugin_translates_it(self):
+        source = self._flavor_source()
+        self.assertEqual(
+            [('r1', 'd-r1')],
+            [(r, d['id']) for r, d in blazar_import.detail_rows(
+                source, 'flavor:instance')])
+        planned = blazar_import.plan(
+            source, ('flavor:instance',),
+            {'r1': {'flavor_id': 'm1', 'disk_gb': 25,
+                    'resource_properties': '["==", "$traits", "CUSTOM_X"]'}})
+        [detail] = planned.rows['instance_reservations']
+        self.assertEqual(('d-r1', 'm1', 4, 25, 2), tuple(
+            detail[k] for k in ('id', 'flavor_id', 'vcpus', 'disk_gb',
+                                'amount')))
+        # The source row is left as read.
+        self.assertEqual('r1', source['instance_reservations'][0][
+            'flavor_id'])
+        # Upstream's two allocations: two slots of the translated size.
+        [slot] = planned.rows['instance_allocations']
+        self.assertEqual((2, 25), (slot['slots'], slot['disk_gb']))
+        self.assertEqual([], planned.skipped)
+
+    def test_flavor_instance_not_translated_is_skipped_saying_why(self):
+        for adopted, reason in (
+                ({'r1': 'flavor m1 asks for dedicated CPUs'},
+                 'flavor m1 asks for dedicated CPUs'),
+                ({}, 'the flavor:instance plugin did not translate its '
+                     'upstream detail row')):
+            planned = blazar_import.plan(self._flavor_source(),
+                                         ('flavor:instance',), adopted)
+            skips = _skips(planned)
+            self.assertEqual(reason, skips[('reservations', 'r1')])
+            self.assertIn(reason, skips[('leases', 'l1')])
+            self.assertEqual('reservation r1 was skipped',
+                             skips[('computehost_allocations', 'a0')])
+            self.assertEqual([], planned.rows['instance_reservations'])
+
+    def test_flavor_instance_with_an_unparsable_translation(self):
+        planned = blazar_import.plan(
+            self._flavor_source(), ('flavor:instance',),
+            {'r1': {'resource_properties': '["==", "$traits"'}})
+        [failure] = planned.query_failures
+        self.assertEqual(('l1', 'r1'), (failure.lease_id,
+                                        failure.reservation_id))
+
+    def test_dangling_detail_rows_are_reported(self):
+        planned = blazar_import.plan(_source(
+            instance_reservations=[{
+                'id': 'd-x', 'reservation_id': 'gone', 'vcpus': 1,
+                'memory_mb': 1, 'disk_gb': 1, 'amount': 1,
+                'affinity': None, 'resource_properties': ''}],
+            required_floatingips=[{
+                'id': 'q1', 'floatingip_reservation_id': 'd-gone',
+                'address': '10.0.0.1'}]), BOTH)
+        skips = _skips(planned)
+        self.assertEqual(
+            'dangling reference: reservation gone does not exist',
+            skips[('instance_reservations', 'd-x')])
+        self.assertEqual(
+            'dangling reference: floatingip_reservation d-gone does not '
+            'exist', skips[('required_floatingips', 'q1')])
