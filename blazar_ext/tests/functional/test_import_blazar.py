@@ -457,9 +457,10 @@ class _ImportMixin:
         # Upstream's two allocation rows are two slots on the host.
         with db_session.reader.using(
                 context.get_admin_context()) as session:
-            slots = session.execute(sa.select(
-                instance_models.InstanceAllocation.compute_host_id,
-                instance_models.InstanceAllocation.slots)).all()
+            alloc = instance_models.InstanceAllocation
+            slots = session.execute(
+                sa.select(alloc.compute_host_id, alloc.slots)
+                .where(alloc.reservation_id == 'r-instance')).all()
         self.assertEqual([(H1, 2)], [tuple(row) for row in slots])
         self.assertEqual(404, self.request(
             'GET', '/v1/leases/%s' % L_BADQUERY).status)
@@ -535,10 +536,10 @@ class _ImportMixin:
         self.assertEqual(('ACTIVE', True), (shown['status'],
                                             shown['degraded']))
         shown = openstack('lease', 'show', L_FLAVOR_PENDING)
-        reservations = shown['reservations']
-        if isinstance(reservations, str):
-            reservations = json.loads(reservations)
-        [res] = reservations
+        # The client prints each reservation as a JSON object.
+        res = shown['reservations']
+        if isinstance(res, str):
+            res = json.loads(res)
         self.assertEqual(('r-flavor-pending', 'flavor:instance', 'm1.gpu',
                           2, 50), tuple(res[k] for k in (
                               'id', 'resource_type', 'flavor_id', 'amount',
