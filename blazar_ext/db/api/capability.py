@@ -1,6 +1,12 @@
 """Extra capability names, shared by every resource type that has them."""
 
+import collections
+import hashlib
+
 import sqlalchemy as sa
+from sqlalchemy.dialects import mysql
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import sqlite
 
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import host as host_models
@@ -46,7 +52,7 @@ _VALUE_MODELS = {
 def register_value_model(resource_type: str, model) -> None:
     """Declare the capability value table of ``resource_type``.
 
-    Its writers call refresh_values() (or fill_values() after a bulk
+    Its writers call count_values() (or fill_values() after a bulk
     load) in the same transaction, or discovery does not see the values.
     """
     _VALUE_MODELS[resource_type] = model
@@ -76,51 +82,93 @@ def _sorted_values(values) -> list:
 # --- The distinct values discovery reads ------------------------------------
 #
 # extra_capability_values holds one row per (capability, distinct value)
-# with the number of resources that have it. Every writer of a value table
-# recounts the pairs it touched in its own transaction, so the listing
-# reads a table the size of its answer instead of grouping every value row
-# of every resource.
+# with the number of resources that have it, unique on (capability_id,
+# value_digest). Every writer of a value table adds and takes away the
+# pairs it wrote in its own transaction (count_values), so the listing
+# reads a table the size of its answer instead of grouping every value
+# row of every resource.
+#
+# Why counts moved by deltas rather than recounted: a recount reads other
+# writers' value rows, which a concurrent writer's uncommitted rows escape
+# (two writers of one new value each counted 1, in two rows). An upsert
+# that adds to the count is atomic on every database: the second writer
+# of a new pair waits on the first's row and adds to it.
 
 _SUMMARY = host_models.ExtraCapabilityValue.__table__
+_KEY = ('capability_id', 'value_digest')
+_BATCH = 500
 
 
-def _chunks(values: list, size: int = 500):
-    """Slices of ``values`` small enough for an IN list on every database."""
+def value_digest(value: str) -> str:
+    """The unique key of a value in the summary: SHA-256 of its UTF-8."""
+    return hashlib.sha256(value.encode('utf-8')).hexdigest()
+
+
+def _chunks(values: list, size: int = _BATCH):
+    """Slices of ``values`` small enough for one statement everywhere."""
     for start in range(0, len(values), size):
         yield values[start:start + size]
 
 
-def _recount(session, value_model, where) -> None:
-    """Replace the summary rows matching ``where(table)`` with counts of the
-    value rows matching it."""
-    session.execute(sa.delete(_SUMMARY).where(*where(_SUMMARY.c)))
-    values = value_model.__table__.c
-    session.execute(_SUMMARY.insert().from_select(
-        ['capability_id', 'capability_value', 'resources'],
-        sa.select(values.capability_id, values.capability_value,
-                  sa.func.count())
-        .where(*where(values))
-        .group_by(values.capability_id, values.capability_value),
-        include_defaults=False))
+def _summary_rows(counts) -> list:
+    """Summary rows of {(capability_id, value): resources}, in key order
+    (writers lock rows in one order, so they do not deadlock)."""
+    rows = [{'capability_id': capability_id, 'capability_value': value,
+             'value_digest': value_digest(value), 'resources': count}
+            for (capability_id, value), count in counts.items()]
+    return sorted(rows, key=lambda row: (row['capability_id'],
+                                         row['value_digest']))
 
 
-def refresh_values(session, resource_type: str, touched) -> None:
-    """Recount the (capability_id, value) pairs ``touched`` in the summary
-    discovery reads.
+def _upsert(session, rows: list) -> None:
+    """INSERT ``rows``, or add their resources to the rows already there."""
+    table = _SUMMARY
+    dialect = session.get_bind().dialect.name
+    if dialect in ('mysql', 'mariadb'):
+        stmt = mysql.insert(table).values(rows)
+        stmt = stmt.on_duplicate_key_update(
+            resources=table.c.resources + stmt.inserted.resources)
+    else:
+        insert = (postgresql.insert if dialect == 'postgresql'
+                  else sqlite.insert)
+        stmt = insert(table).values(rows)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=list(_KEY),
+            set_={'resources': table.c.resources + stmt.excluded.resources})
+    session.execute(stmt)
 
-    Call it in the writer transaction that inserted, updated or deleted
-    value rows of ``resource_type``, with every pair it wrote or removed
-    (old values included); an index range per pair.
+
+def _subtract(session, rows: list) -> None:
+    """Take ``rows``' resources from their summary rows; drop those left
+    at none."""
+    c = _SUMMARY.c
+    by_amount: dict = {}
+    for row in rows:
+        by_amount.setdefault((row['capability_id'], row['resources']),
+                             []).append(row['value_digest'])
+    for (capability_id, amount), digests in sorted(by_amount.items()):
+        where = (c.capability_id == capability_id, c.value_digest.in_(digests))
+        session.execute(sa.update(_SUMMARY).where(*where)
+                        .values(resources=c.resources - amount))
+        session.execute(sa.delete(_SUMMARY).where(*where,
+                                                  c.resources <= 0))
+
+
+def count_values(session, resource_type: str, added=(), removed=()) -> None:
+    """Count the (capability_id, value) pairs a write ``added`` and
+    ``removed`` in the summary discovery reads.
+
+    Call it in the writer transaction that inserted, changed or deleted
+    value rows of ``resource_type``: a pair once per resource that gained
+    it, and once per resource that lost it (a changed value is both).
     """
-    value_model = _value_model(resource_type)
-    by_capability: dict = {}
-    for capability_id, value in touched:
-        by_capability.setdefault(capability_id, set()).add(value)
-    for capability_id, values in sorted(by_capability.items()):
-        for chunk in _chunks(sorted(values)):
-            _recount(session, value_model, lambda c, i=capability_id,
-                     chunk=chunk: (c.capability_id == i,
-                                   c.capability_value.in_(chunk)))
+    _value_model(resource_type)
+    gained = collections.Counter(added)
+    gained.subtract(removed)
+    for rows in _chunks(_summary_rows(+gained)):
+        _upsert(session, rows)
+    for rows in _chunks(_summary_rows(-gained)):
+        _subtract(session, rows)
 
 
 def fill_values(session, resource_type: str, capability_ids=None) -> None:
@@ -128,24 +176,28 @@ def fill_values(session, resource_type: str, capability_ids=None) -> None:
     ``capability_ids`` only, if given) from its value rows.
 
     For bulk loads (the Blazar import, benches) that write value rows
-    without refresh_values(); run it in their transaction.
+    without count_values(); run it in their transaction. Values are
+    grouped here, exactly: MySQL's GROUP BY would fold case.
     """
-    value_model = _value_model(resource_type)
+    values = _value_model(resource_type).__table__.c
+    names = host_models.ExtraCapability.__table__.c
     if capability_ids is None:
-        names = host_models.ExtraCapability.__table__.c
-        of_type = sa.select(names.id).where(
-            names.resource_type == resource_type)
-        _recount(session, value_model,
-                 lambda c: (c.capability_id.in_(of_type),))
-        return
+        capability_ids = session.scalars(sa.select(names.id).where(
+            names.resource_type == resource_type)).all()
+    counts: collections.Counter = collections.Counter()
     for chunk in _chunks(sorted(set(capability_ids))):
-        _recount(session, value_model,
-                 lambda c, chunk=chunk: (c.capability_id.in_(chunk),))
+        session.execute(sa.delete(_SUMMARY).where(
+            _SUMMARY.c.capability_id.in_(chunk)))
+        counts.update(map(tuple, session.execute(
+            sa.select(values.capability_id, values.capability_value)
+            .where(values.capability_id.in_(chunk))
+            .execution_options(yield_per=5000))))
+    for rows in _chunks(_summary_rows(counts)):
+        session.execute(_SUMMARY.insert(), rows)
 
 
 def _summary_values(rows) -> dict:
-    """{key: sorted distinct values} of (key, value) rows; a pair counted
-    twice by two racing writers shows once."""
+    """{key: sorted distinct values} of (key, value) rows."""
     found: dict = {}
     for key, value in rows:
         found.setdefault(key, set()).add(value)
@@ -157,7 +209,7 @@ def property_list(context, resource_type: str, include_private: bool,
     """Capabilities of ``resource_type`` that at least one resource has.
 
     Each item is {'property', 'private'} plus, with ``detail``, 'values':
-    the distinct values, read from the summary refresh_values() keeps.
+    the distinct values, read from the summary count_values() keeps.
     """
     _value_model(resource_type)
     names = host_models.ExtraCapability.__table__.c

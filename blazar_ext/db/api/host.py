@@ -209,8 +209,8 @@ def host_create(context, values: dict, capabilities: dict,
         except db_exc.DBDuplicateEntry:
             raise exceptions.HostExists(host=values['hypervisor_hostname'])
         _set_capabilities(session, host.id, capabilities, private_default)
-        capability_api.refresh_values(session, RESOURCE_TYPE,
-                                      _value_pairs(session, host.id))
+        capability_api.count_values(session, RESOURCE_TYPE,
+                                    added=_value_pairs(session, host.id))
         _link_provider(context, session, host)
         return _to_dicts(session, [host])[0]
 
@@ -322,6 +322,9 @@ def host_update_capabilities(context, host_id, capabilities: dict,
     """Set capability values; a None value removes that capability."""
     with db_session.writer.using(context) as session:
         host = _get_model(session, host_id)
+        # Writers of one host's values take turns, so each counts exactly
+        # the pairs it changed.
+        _lock(session, host.id)
         before = _value_pairs(session, host.id)
         removed = [name for name, value in capabilities.items()
                    if value is None]
@@ -340,19 +343,28 @@ def host_update_capabilities(context, host_id, capabilities: dict,
             session, host.id,
             {k: v for k, v in capabilities.items() if v is not None},
             private_default)
-        # Only the pairs that came or went change a count.
-        capability_api.refresh_values(
-            session, RESOURCE_TYPE, before ^ _value_pairs(session, host.id))
+        after = _value_pairs(session, host.id)
+        capability_api.count_values(session, RESOURCE_TYPE,
+                                    added=after - before,
+                                    removed=before - after)
         session.expire(host)
         return _to_dicts(session, [host])[0]
 
 
+def _lock(session, host_id: str) -> None:
+    """Lock the host's row until the transaction ends."""
+    session.execute(sa.select(models.ComputeHost.id).where(
+        models.ComputeHost.id == host_id).with_for_update())
+
+
 def _value_pairs(session, host_id: str) -> set:
-    """The host's (capability_id, value) pairs."""
+    """The host's (capability_id, value) pairs, as committed last: a
+    locking read, which MySQL does not answer from the transaction's
+    older snapshot."""
     values = models.ComputeHostExtraCapability.__table__.c
     return set(session.execute(
         sa.select(values.capability_id, values.capability_value).where(
-            values.computehost_id == host_id)).all())
+            values.computehost_id == host_id).with_for_update()).all())
 
 
 def _set_capabilities(session, host_id: str, capabilities: dict,
@@ -394,8 +406,7 @@ def host_delete(context, host_id, now=None) -> None:
     with allocation_api.PROCESS_LOCK, \
             db_session.writer.using(context) as session:
         host = _get_model(session, host_id)
-        session.execute(sa.select(models.ComputeHost.id).where(
-            models.ComputeHost.id == host.id).with_for_update())
+        _lock(session, host.id)
         if allocation_api.host_has_allocations_after(
                 session, host.id, now or timeutils.utcnow()):
             raise exceptions.HostInUse(host=host_id)
@@ -404,7 +415,7 @@ def host_delete(context, host_id, now=None) -> None:
         pairs = _value_pairs(session, host.id)
         session.execute(sa.delete(models.ComputeHostExtraCapability).where(
             models.ComputeHostExtraCapability.computehost_id == host.id))
-        capability_api.refresh_values(session, RESOURCE_TYPE, pairs)
+        capability_api.count_values(session, RESOURCE_TYPE, removed=pairs)
         provider_id = host.resource_provider_id
         session.delete(host)
         session.flush()

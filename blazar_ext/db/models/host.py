@@ -81,15 +81,17 @@ class ExtraCapabilityValue(base.BASE):
     """A distinct value of a capability and how many resources have it.
 
     Properties discovery reads this small table instead of grouping every
-    value row (revision 0012). db.api.capability.refresh_values keeps it,
-    in the transaction of each write to a capability value table.
+    value row (revision 0012). db.api.capability.count_values keeps it, in
+    the transaction of each write to a capability value table. One row per
+    (capability, value), by a unique constraint on the value's digest
+    (revision 0015): a TEXT value cannot be a whole unique key on MySQL.
     """
 
     __tablename__ = 'extra_capability_values'
     __table_args__ = (
-        sa.Index('ix_extra_capability_values_capability_value',
-                 'capability_id', 'capability_value',
-                 mysql_length={'capability_value': 255}),
+        sa.UniqueConstraint(
+            'capability_id', 'value_digest',
+            name='uniq_extra_capability_values0capability_id0value_digest'),
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
@@ -98,6 +100,8 @@ class ExtraCapabilityValue(base.BASE):
                                      ondelete='CASCADE'),
         nullable=False)
     capability_value = sa.Column(sa.Text, nullable=False)
+    # SHA-256 of the UTF-8 value, in hex (db.api.capability.value_digest).
+    value_digest = sa.Column(sa.String(64), nullable=False)
     resources = sa.Column(sa.Integer, nullable=False)
 
 

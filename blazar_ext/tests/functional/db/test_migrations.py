@@ -7,6 +7,7 @@ otherwise. Every test gets its own freshly created database.
 """
 
 import datetime
+import hashlib
 
 from alembic import script as alembic_script
 from oslo_db import exception as db_exc
@@ -15,6 +16,7 @@ from oslo_db.sqlalchemy import test_fixtures
 from oslo_db.sqlalchemy import test_migrations
 from oslotest import base
 import sqlalchemy as sa
+import testtools
 
 from blazar_ext.db import migration
 from blazar_ext.db import models
@@ -282,6 +284,62 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
         self.assertEqual(expected, found)
         self.assertEqual(2, found[('gpu', 'true')])
         self.assertEqual(1, found[('notes', LONG_VALUE)])
+
+    def test_capability_value_duplicates_removed_and_made_impossible(self):
+        migration.upgrade('0001', self.engine)
+        legacy = self._insert_legacy_rows()
+        migration.upgrade('0014', self.engine)
+        tables = self._tables()
+        summary, names = (tables['extra_capability_values'],
+                          tables['extra_capabilities'])
+        # What two racing writers of revision 0012 could leave: a second
+        # row for a value, each counting one resource.
+        with self.engine.begin() as conn:
+            for name, value in (('gpu', 'true'), ('notes', LONG_VALUE)):
+                capability_id = conn.scalar(sa.select(names.c.id).where(
+                    names.c.capability_name == name))
+                conn.execute(summary.update().where(
+                    summary.c.capability_id == capability_id,
+                    summary.c.capability_value == value).values(resources=1))
+                conn.execute(summary.insert().values(
+                    capability_id=capability_id, capability_value=value,
+                    resources=1))
+        with self.engine.connect() as conn:
+            self.assertEqual(len({(name, value) for _i, _h, name, value, _c
+                                  in legacy}) + 2, conn.scalar(
+                sa.select(sa.func.count()).select_from(summary)))
+
+        migration.upgrade('0015', self.engine)
+        summary = self._tables()['extra_capability_values']
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(names.c.capability_name,
+                          summary.c.capability_value,
+                          summary.c.value_digest, summary.c.resources)
+                .join(names, names.c.id == summary.c.capability_id)).all()
+        expected: dict = {}
+        for _row_id, _host, name, value, _created in legacy:
+            expected[(name, value)] = expected.get((name, value), 0) + 1
+        self.assertEqual(expected, {(name, value): count
+                                    for name, value, _d, count in found})
+        self.assertEqual(len(expected), len(found))
+        self.assertEqual(2, expected[('gpu', 'true')])
+        self.assertEqual(
+            [hashlib.sha256(value.encode()).hexdigest()
+             for _name, value, _d, _count in found],
+            [digest for _name, _value, digest, _count in found])
+        # The constraint now refuses another row for a value.
+        with self.engine.connect() as conn:
+            capability_id, value, digest = conn.execute(
+                sa.select(summary.c.capability_id,
+                          summary.c.capability_value,
+                          summary.c.value_digest)
+                .where(summary.c.resources == 2)).first()
+        with testtools.ExpectedException(db_exc.DBDuplicateEntry):
+            with self.engine.begin() as conn:
+                conn.execute(summary.insert().values(
+                    capability_id=capability_id, capability_value=value,
+                    value_digest=digest, resources=1))
 
     def test_host_ids_become_strings_everywhere_they_are_used(self):
         migration.upgrade('0009', self.engine)
