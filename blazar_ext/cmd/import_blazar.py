@@ -58,6 +58,11 @@ def report(planned: blazar_import.Plan, out=print) -> None:
 
 
 def run(args) -> int:
+    try:
+        plugins = loader.Plugins(CONF.manager.plugins)
+    except exceptions.ConfigurationError as exc:
+        print('import-blazar: %s' % exc)
+        return 2
     engine = sa.create_engine(args.source_connection)
     try:
         blazar_import.check_revision(engine)
@@ -71,13 +76,11 @@ def run(args) -> int:
         return 2
     finally:
         engine.dispose()
-    try:
-        plugins = loader.Plugins(CONF.manager.plugins)
-    except exceptions.ConfigurationError as exc:
-        print('import-blazar: %s' % exc)
-        return 2
     planned = blazar_import.plan(source, set(plugins.by_type),
                                  adopt(source, plugins))
+    # The plan keeps the source rows it writes; the others (skipped ones,
+    # rows the plan copied) need not stay through the write.
+    del source
     report(planned)
     if args.dry_run:
         print('Dry run: nothing written.')

@@ -295,6 +295,7 @@ def plan(source: dict, enabled_types, adopted: dict | None = None) -> Plan:
                           adopted or {})
     _plan_allocations(source, result, leases, hosts, fips)
     _plan_events(source, result, leases)
+    _SOURCE_IDS.clear()
     return result
 
 
@@ -658,6 +659,11 @@ def _plan_events(source, result: Plan, leases: dict) -> None:
         if empty:
             result.skip('events', row['id'], 'no %s' % ', '.join(empty))
             continue
+        if row['status'] == 'IN_PROGRESS' and row['updated_at'] is None:
+            # Upstream's manager stopped while running it. blazar_ext's
+            # takes such an event over [manager] event_claim_timeout after
+            # its claim (updated_at), which must therefore be set.
+            row = dict(row, updated_at=row['created_at'] or row['time'])
         result.rows['events'].append(row)
 
 

@@ -37,6 +37,7 @@ L_INSTANCE = '22222222-2222-4222-8222-222222222222'
 L_BADQUERY = '33333333-3333-4333-8333-333333333333'
 R_BADQUERY = 'r-badquery'
 SERVER_GROUP = '7a1e5c3b-0d2f-4e6a-9b8c-1d2e3f4a5b6c'
+L_STARTING = '55555555-5555-4555-8555-555555555555'
 L_FLAVOR_PENDING, L_FLAVOR_ACTIVE, L_FLAVOR_PINNED = (
     '44444444-4444-4444-8444-44444444444%d' % i for i in range(3))
 
@@ -120,7 +121,7 @@ def _rows(now: datetime.datetime) -> list:
             'status': status, 'degraded': degraded}))
 
     def host_res(res_id, lease_id, status, count_range, res_props='',
-                 hyp_props=''):
+                 hyp_props='', before_end='default'):
         rows.append(('reservations', {
             'id': res_id, 'lease_id': lease_id, 'resource_id': 'd-' + res_id,
             'resource_type': 'physical:host', 'status': status,
@@ -128,16 +129,18 @@ def _rows(now: datetime.datetime) -> list:
         rows.append(('computehost_reservations', {
             'id': 'd-' + res_id, 'reservation_id': res_id,
             'count_range': count_range, 'resource_properties': res_props,
-            'hypervisor_properties': hyp_props, 'before_end': 'default'}))
+            'hypervisor_properties': hyp_props, 'before_end': before_end}))
 
-    def events(lease_id, start, end, start_status, end_status):
+    def events(lease_id, start, end, start_status, end_status,
+               claimed=None):
         for kind, time, status in (
                 ('start_lease', start, start_status),
                 ('before_end_lease', end - hour, end_status),
                 ('end_lease', end, end_status)):
             rows.append(('events', {
                 'id': _event_id(kind, lease_id), 'lease_id': lease_id,
-                'event_type': kind, 'time': time, 'status': status}))
+                'event_type': kind, 'time': time, 'status': status,
+                'updated_at': claimed if status == 'IN_PROGRESS' else None}))
 
     # Pending: a host (gpu) and a floating IP, starting in an hour.
     lease(L_PENDING, 'PENDING', now + hour, now + 3 * hour)
@@ -169,11 +172,27 @@ def _rows(now: datetime.datetime) -> list:
     events(L_ACTIVE, now - hour, now + 2 * hour, 'DONE', 'UNDONE')
     # Over, and failed.
     lease(L_DONE, 'TERMINATED', now - 10 * hour, now - 8 * hour)
-    host_res('r-done', L_DONE, 'deleted', '1-1')
+    host_res('r-done', L_DONE, 'deleted', '1-1', before_end='snapshot')
     events(L_DONE, now - 10 * hour, now - 8 * hour, 'DONE', 'DONE')
     lease(L_ERROR, 'ERROR', now + 5 * hour, now + 6 * hour)
     host_res('r-error', L_ERROR, 'error', '3-3')
     events(L_ERROR, now + 5 * hour, now + 6 * hour, 'ERROR', 'UNDONE')
+    # Upstream's manager was stopped while starting this one: its start
+    # event is left IN_PROGRESS (claimed 20 minutes ago).
+    lease(L_STARTING, 'STARTING', now - hour / 2, now + 3 * hour)
+    rows.append(('reservations', {
+        'id': 'r-starting', 'lease_id': L_STARTING,
+        'resource_id': 'd-r-starting', 'resource_type': 'virtual:floatingip',
+        'status': 'pending', 'missing_resources': False,
+        'resources_changed': False}))
+    rows.append(('floatingip_reservations', {
+        'id': 'd-r-starting', 'reservation_id': 'r-starting',
+        'network_id': NET, 'amount': 1}))
+    rows.append(('floatingip_allocations', {
+        'id': 'fa-starting', 'floatingip_id': 'f2',
+        'reservation_id': 'r-starting'}))
+    events(L_STARTING, now - hour / 2, now + 3 * hour, 'IN_PROGRESS',
+           'UNDONE', claimed=now - hour / 3)
     # Two instances of one reservation on one host.
     lease(L_INSTANCE, 'PENDING', now + hour, now + 2 * hour)
     rows.append(('reservations', {
@@ -282,11 +301,11 @@ class _ImportMixin:
         for line in ('computehosts                     3',
                      'extra_capabilities               3',
                      'computehost_extra_capabilities   6',
-                     'leases                           7',
-                     'reservations                     8',
+                     'leases                           8',
+                     'reservations                     9',
                      'instance_reservations            3',
                      'instance_allocations             3',
-                     'events                           21',
+                     'events                           24',
                      'resource_provider_traits         2',
                      'inventories                      2'):
             self.assertIn(line, dry.stdout)
@@ -320,7 +339,8 @@ class _ImportMixin:
         # The pending leases start when their time comes.
         self.manager.service.event_loop.run_once(
             self.now + datetime.timedelta(hours=1, seconds=1))
-        for lease_id in (L_PENDING, L_INSTANCE, L_FLAVOR_PENDING):
+        for lease_id in (L_PENDING, L_INSTANCE, L_FLAVOR_PENDING,
+                         L_STARTING):
             self.assertEqual('ACTIVE', self.lease(lease_id)['status'],
                              lease_id)
         # The imported flavor:instance one is shown in Placement as one
@@ -411,7 +431,8 @@ class _ImportMixin:
         listed = {x['id'] for x in self.request(
             'GET', '/v1/leases').json()['leases']}
         self.assertEqual({L_PENDING, L_ACTIVE, L_DONE, L_ERROR, L_INSTANCE,
-                          L_FLAVOR_PENDING, L_FLAVOR_ACTIVE}, listed)
+                          L_FLAVOR_PENDING, L_FLAVOR_ACTIVE, L_STARTING},
+                         listed)
         pending = self.lease(L_PENDING)
         self.assertEqual(('PENDING', False, 'trust-1', 'project-1', 'user-1'),
                          tuple(pending[k] for k in (
@@ -428,17 +449,34 @@ class _ImportMixin:
                              'network_id', 'amount',
                              'required_floatingips')))
         self.assertEqual(
-            {('start_lease', 'UNDONE'), ('before_end_lease', 'UNDONE'),
-             ('end_lease', 'UNDONE')},
-            {(e['event_type'], e['status']) for e in pending['events']})
+            {(_event_id('start_lease', L_PENDING), 'start_lease', 'UNDONE'),
+             (_event_id('before_end_lease', L_PENDING), 'before_end_lease',
+              'UNDONE'),
+             (_event_id('end_lease', L_PENDING), 'end_lease', 'UNDONE')},
+            {(e['id'], e['event_type'], e['status'])
+             for e in pending['events']})
         active = self.lease(L_ACTIVE)
+        self.assertEqual(
+            {('start_lease', 'DONE'), ('before_end_lease', 'UNDONE'),
+             ('end_lease', 'UNDONE')},
+            {(e['event_type'], e['status']) for e in active['events']})
+        self.assertIn(('start_lease', 'ERROR'), {
+            (e['event_type'], e['status'])
+            for e in self.lease(L_ERROR)['events']})
+        starting = self.lease(L_STARTING)
+        self.assertEqual('STARTING', starting['status'])
+        self.assertIn(('start_lease', 'IN_PROGRESS'), {
+            (e['event_type'], e['status']) for e in starting['events']})
         self.assertEqual(('ACTIVE', True), (active['status'],
                                             active['degraded']))
         [res] = active['reservations']
         self.assertEqual((1, 2, '[">=", "$memory_mb", "4096"]'),
                          (res['min'], res['max'],
                           res['hypervisor_properties']))
-        self.assertEqual('TERMINATED', self.lease(L_DONE)['status'])
+        done = self.lease(L_DONE)
+        self.assertEqual(('TERMINATED', 'deleted', 'snapshot'), (
+            done['status'], done['reservations'][0]['status'],
+            done['reservations'][0]['before_end']))
         self.assertEqual('ERROR', self.lease(L_ERROR)['status'])
         for lease_id, host in ((L_PENDING, H1), (L_ACTIVE, H2)):
             allocated = self.request(

@@ -318,3 +318,22 @@ class TestPlan(base.BaseTestCase):
         self.assertEqual(
             'dangling reference: floatingip_reservation d-gone does not '
             'exist', skips[('required_floatingips', 'q1')])
+
+    def test_an_event_left_in_progress_can_be_taken_over(self):
+        def event(event_id, status, updated_at=None):
+            return {'id': event_id, 'lease_id': 'l1',
+                    'event_type': 'start_lease', 'time': START,
+                    'status': status, 'created_at': None,
+                    'updated_at': updated_at}
+
+        claimed = START + datetime.timedelta(seconds=5)
+        planned = blazar_import.plan(_source(
+            leases=[_lease('l1')],
+            events=[event('e1', 'IN_PROGRESS'),
+                    event('e2', 'IN_PROGRESS', claimed),
+                    event('e3', 'UNDONE')]), BOTH)
+        self.assertEqual(
+            [('e1', 'IN_PROGRESS', START), ('e2', 'IN_PROGRESS', claimed),
+             ('e3', 'UNDONE', None)],
+            [(e['id'], e['status'], e['updated_at'])
+             for e in planned.rows['events']])
