@@ -65,19 +65,29 @@ class NovaCompute(client.ServiceClient, ComputeDriver):
 
     def reservation_started(self, context, reservation, flavor) -> None:
         flavor_id = reservation['id']
-        self._call('POST', '/flavors', json={'flavor': {
-            'id': flavor_id, 'name': flavor['name'],
-            'vcpus': flavor['vcpus'], 'ram': flavor['ram'],
-            'disk': flavor['disk'], 'os-flavor-access:is_public': False}})
+        # 409: the flavor is there already. Upstream Blazar makes it when
+        # the reservation is made, so a reservation imported from it
+        # (blazar-ext-manage import-blazar) has it; so has a start retried
+        # after a manager died. Its extra specs and access still follow.
+        self._call('POST', '/flavors', ok=(200, 201, 202, 204, 409),
+                   json={'flavor': {
+                       'id': flavor_id, 'name': flavor['name'],
+                       'vcpus': flavor['vcpus'], 'ram': flavor['ram'],
+                       'disk': flavor['disk'],
+                       'os-flavor-access:is_public': False}})
         self._call('POST', '/flavors/%s/os-extra_specs' % flavor_id,
                    json={'extra_specs': flavor['extra_specs']})
         project_id = reservation.get('project_id')
         if project_id:
+            # 409: the project has access already (a retried start).
             self._call('POST', '/flavors/%s/action' % flavor_id,
+                       ok=(200, 202, 409),
                        json={'addTenantAccess': {'tenant': project_id}})
         policy = {True: 'affinity', False: 'anti-affinity'}.get(
             reservation.get('affinity'))
-        if policy:
+        # An imported reservation's server group upstream Blazar made (with
+        # the same name, so reservation_ended removes it) is used as is.
+        if policy and not reservation.get('server_group_id'):
             self._call('POST', '/os-server-groups', json={'server_group': {
                 'name': flavor['name'], 'policies': [policy]}})
 

@@ -671,6 +671,7 @@ def _plan_events(source, result: Plan, leases: dict) -> None:
 
 def write(context, planned: Plan) -> dict:
     """Write ``planned`` in one transaction; {target table: rows}.
+    This spends the plan: its rows are dropped as they are sent.
 
     AlreadyImported, and nothing written, when any host, floating IP,
     lease or reservation of the plan is already there (by id, or a host
@@ -694,12 +695,17 @@ def write(context, planned: Plan) -> dict:
         # A row upstream left without created_at was created, as far as
         # blazar_ext knows, by this import.
         now = timeutils.utcnow()
+        written = {name: len(values) for name, values in rows.items()}
+        capability_ids = {row['capability_id'] for row
+                          in rows['computehost_extra_capabilities']}
         for name, model in TARGET_MODELS.items():
             _insert(conn, model, rows[name], now)
+            # Sent: the rows need not stay in memory (next to the
+            # database's cache) until the commit; the plan is spent.
+            rows[name] = planned.rows[name] = []
         # The distinct values properties discovery reads.
-        capability_api.fill_values(session, host_api.RESOURCE_TYPE, {
-            row['capability_id']
-            for row in rows['computehost_extra_capabilities']})
+        capability_api.fill_values(session, host_api.RESOURCE_TYPE,
+                                   capability_ids)
         for host_id in out_of_service:
             # As an operator's disable: the provider gets
             # COMPUTE_STATUS_DISABLED, and no health source brings the
@@ -707,7 +713,7 @@ def write(context, planned: Plan) -> dict:
             host_service.set_reservable(
                 context, host_id, False, by=host_service.OPERATOR,
                 reason='not reservable in Blazar when imported')
-        return {name: len(values) for name, values in rows.items()}
+        return written
 
 
 def _write_provider_extras(context, session, providers: dict,

@@ -17,6 +17,7 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from blazar_ext import context
+from blazar_ext.db.api import blazar_import
 from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
@@ -353,6 +354,33 @@ class _ImportMixin:
         self.assertEqual(200, usages.status, usages.text)
         self.assertEqual(['blazar_compute-1'], [
             p['name'] for p in usages.json()['resource_providers']])
+
+    def test_all_or_nothing(self):
+        fill(self.source.url, _rows(self.now))
+        engine = sa.create_engine(self.source.url)
+        try:
+            source = blazar_import.read_source(engine)
+        finally:
+            engine.dispose()
+        planned = blazar_import.plan(source, blazar_import.IMPORTABLE_TYPES)
+        # The last table written fails (an event twice): hosts, their
+        # providers, leases ... written before it go with it.
+        planned.rows['events'].append(dict(planned.rows['events'][0]))
+        self.assertRaises(blazar_import.AlreadyImported, blazar_import.write,
+                          context.get_admin_context(), planned)
+        self.assertEqual([], self.request('GET', '/v1/os-hosts').json()[
+            'hosts'])
+        self.assertEqual([], self.request('GET', '/v1/leases').json()[
+            'leases'])
+        self.assertEqual([], self.request(
+            'GET', '/placement/resource_providers',
+            headers={'OpenStack-API-Version': 'placement 1.39'}).json()[
+            'resource_providers'])
+        # Nothing stands in the way of the import then.
+        done = self.manage()
+        self.assertEqual(0, done.returncode, done.stdout + done.stderr)
+        self.assertEqual(3, len(self.request('GET', '/v1/os-hosts').json()[
+            'hosts']))
 
     def test_other_revision_is_refused_naming_both(self):
         upstream_blazar.stamp(self.source.url, '02e2f2186d98')

@@ -6,9 +6,11 @@ import json
 import threading
 
 import fixtures
+import sqlalchemy as sa
 
 from blazar_ext import exceptions
 from blazar_ext.plugins import compute
+from blazar_ext.plugins import loader
 from blazar_ext.tests import base
 
 
@@ -41,6 +43,8 @@ class FakeNova(fixtures.Fixture):
         self.server.calls = self.calls = []
         self.server.answer = self.answer
         self.groups = {}
+        # Ids of flavors made before (by upstream Blazar): a 409 on POST.
+        self.existing = set()
         self.endpoint = 'http://127.0.0.1:%d' % self.server.server_port
         thread = threading.Thread(target=self.server.serve_forever,
                                   daemon=True)
@@ -61,6 +65,11 @@ class FakeNova(fixtures.Fixture):
             if parts[-1] == 'os-extra_specs':
                 return 200, {'extra_specs': flavor[1]}
             return 200, {'flavor': flavor[0]}
+        if (method == 'POST' and path == '/flavors'
+                and body['flavor']['id'] in self.existing):
+            return 409, {'conflictingRequest': {
+                'code': 409, 'message': 'Flavor with ID %s already exists.'
+                % body['flavor']['id']}}
         if method == 'POST' and path == '/os-server-groups':
             group = dict(body['server_group'], id='sg-%d' % len(self.groups))
             self.groups[group['id']] = group
@@ -84,6 +93,10 @@ class TestNovaDriver(base.LeaseTestCase):
         self.conf.set_override('auth_type', 'none', group='nova')
         self.conf.set_override('endpoint_override', self.nova.endpoint,
                                group='nova')
+        # The plugins (and the compute driver with its Nova adapter) are
+        # loaded once per process: this test's Nova is on a new port.
+        loader._load.cache_clear()
+        self.addCleanup(loader._load.cache_clear)
 
     def test_flavor_and_server_group_for_the_lease(self):
         self.add_host('h1', vcpus=8, memory_mb=16384, local_gb=100)
@@ -117,6 +130,28 @@ class TestNovaDriver(base.LeaseTestCase):
         calls = [(m, p) for m, p, _b in self.nova.calls]
         self.assertEqual(('DELETE', '/flavors/%s' % rid), calls[0])
         self.assertIn(('DELETE', '/os-server-groups/sg-0'), calls)
+        self.assertEqual({}, self.nova.groups)
+
+    def test_a_reservation_imported_from_upstream_blazar_starts(self):
+        # Upstream Blazar made the flavor and server group when the
+        # reservation was made; import-blazar keeps the group's id.
+        self.add_host('h1', vcpus=8, memory_mb=16384, local_gb=100)
+        lease = self.create(reservations=[{
+            'resource_type': 'virtual:instance', 'amount': 2, 'vcpus': 2,
+            'memory_mb': 2048, 'disk_gb': 10, 'affinity': True}])
+        rid = lease['reservations'][0]['id']
+        self.nova.existing.add(rid)
+        with self.db.engine.begin() as conn:
+            conn.execute(sa.text(
+                "UPDATE instance_reservations SET flavor_id = :r, "
+                "server_group_id = 'sg-upstream' WHERE reservation_id = :r"),
+                {'r': rid})
+        self.run_events(minutes=61)
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+        self.assertEqual([('POST', '/flavors'),
+                          ('POST', '/flavors/%s/os-extra_specs' % rid),
+                          ('POST', '/flavors/%s/action' % rid)],
+                         [(m, p) for m, p, _b in self.nova.calls])
         self.assertEqual({}, self.nova.groups)
 
     def test_nova_flavor_source(self):
