@@ -75,10 +75,17 @@ def _body_text(req, result: dict, resources: dict) -> str:
     else:
         request = '{"allocations":{%%s:{"resources":%s}}}' % resources_json
         requests = [request % q for q in map(_quote, result['candidates'])]
-    with_tree = microversion.at_least(req, '1.29')
-    cache = {}
-    summaries = []
-    for uuid, summary in result['summaries'].items():
+    return ('{"allocation_requests":[%s],"provider_summaries":{%s}}'
+            % (','.join(requests), _summaries_text(
+                result['summaries'], microversion.at_least(req, '1.29'),
+                {})))
+
+
+def _summaries_text(summaries: dict, with_tree: bool, cache: dict) -> str:
+    """The provider summaries (1.27 and later: every class) as JSON
+    text, each shared 'resources' and 'traits' value encoded once."""
+    texts = []
+    for uuid, summary in summaries.items():
         text = '%s:{"resources":%s,"traits":%s' % (
             _quote(uuid), _encoded_once(summary['resources'], cache),
             _encoded_once(summary['traits'], cache))
@@ -87,9 +94,38 @@ def _body_text(req, result: dict, resources: dict) -> str:
             text += ',"parent_provider_uuid":%s,"root_provider_uuid":%s' % (
                 'null' if parent is None else _quote(parent),
                 _quote(summary['root_provider_uuid']))
-        summaries.append(text + '}')
+        texts.append(text + '}')
+    return ','.join(texts)
+
+
+def _tree_body_text(req, result: dict) -> str:
+    """_tree_body()'s document (1.29 and later) as JSON text.
+
+    Tens of thousands of requests, each a few nested dicts, cost more to
+    build and encode than to find: each request is written once, its
+    shared {class: amount} values and quoted uuids encoded once.
+    """
+    cache = {}
+    quoted = {}
+    with_mappings = microversion.at_least(req, '1.34')
+    requests = []
+    for allocations, mappings in result['requests']:
+        parts = []
+        for uuid, resources in allocations.items():
+            name = quoted.get(uuid)
+            if name is None:
+                name = quoted[uuid] = _quote(uuid)
+            parts.append('%s:{"resources":%s}' % (
+                name, _encoded_once(resources, cache)))
+        text = '{"allocations":{%s}' % ','.join(parts)
+        if with_mappings:
+            text += ',"mappings":{%s}' % ','.join(
+                '%s:[%s]' % (_quote(suffix), ','.join(map(_quote, uuids)))
+                for suffix, uuids in mappings.items())
+        requests.append(text + '}')
     return ('{"allocation_requests":[%s],"provider_summaries":{%s}}'
-            % (','.join(requests), ','.join(summaries)))
+            % (','.join(requests), _summaries_text(result['summaries'],
+                                                   True, cache)))
 
 
 def _tree_body(req, result: dict, wanted: set) -> dict:
@@ -156,6 +192,8 @@ def _respond(req, context, request):
         raise errors.HTTPError(400, str(exc))
     wanted = {name for g in request.groups for name in g.resources}
     if 'requests' in result:
+        if microversion.at_least(req, '1.29'):
+            return wsgi_util.json_response(req, _tree_body_text(req, result))
         return wsgi_util.json_response(req, _tree_body(req, result, wanted))
     resources = request.groups[0].resources
     if microversion.at_least(req, '1.27'):

@@ -191,7 +191,7 @@ def _usages(conn, chunk) -> dict:
         sa.select(ALLOC.resource_provider_id, ALLOC.resource_class_id,
                   sa.func.sum(ALLOC.used))
         .where(provider_base.ids_in(ALLOC.resource_provider_id, chunk))
-        .group_by(ALLOC.resource_provider_id, ALLOC.resource_class_id))}
+        .group_by(ALLOC.resource_provider_id, ALLOC.resource_class_id)).all()}
 
 
 def _folded(rows, make) -> dict:
@@ -227,7 +227,7 @@ def _resources_of(conn, ids) -> dict:
             sa.select(INV.resource_provider_id, INV.resource_class_id,
                       INV.total - INV.reserved, INV.allocation_ratio)
             .where(provider_base.ids_in(INV.resource_provider_id, chunk))
-            .order_by(INV.resource_provider_id, INV.resource_class_id))
+            .order_by(INV.resource_provider_id, INV.resource_class_id)).all()
         if used:
             rows = ((pid, cid, free, ratio, used.get((pid, cid), 0))
                     for pid, cid, free, ratio in rows)
@@ -251,6 +251,6 @@ def _traits_of(conn, ids) -> dict:
             sa.select(RPT.resource_provider_id, RPT.trait_id, TRAIT.name)
             .join(TRAIT, TRAIT.id == RPT.trait_id)
             .where(provider_base.ids_in(RPT.resource_provider_id, chunk))
-            .order_by(RPT.resource_provider_id, RPT.trait_id))
+            .order_by(RPT.resource_provider_id, RPT.trait_id)).all()
         result.update(_folded(rows, lambda key: [v[1] for v in key]))
     return result

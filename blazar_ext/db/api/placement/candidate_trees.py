@@ -97,12 +97,25 @@ def _tree_clause(conn, in_tree: str | None):
     return [RP.root_provider_id == root]
 
 
+def _root_clauses(root_filter, sharing: set) -> list:
+    """WHERE clauses keeping a provider whose root meets ``root_filter``,
+    or a sharing provider (it serves other trees, filtered by their
+    roots in _anchors): trees that fail never leave the database."""
+    if not root_filter:
+        return []
+    clauses = trait_api.provider_filter(root_filter, RP.root_provider_id)
+    if not sharing:
+        return clauses
+    return [sa.or_(sa.and_(*clauses), _ids_in(RP.id, sorted(sharing)))]
+
+
 def _providers_for(conn, group, class_id, amount, sharing_ids,
-                   inventory: dict) -> dict:
+                   inventory: dict, root_filter=None) -> dict:
     """{root id: {provider id}} that can give ``amount`` of the class.
 
     Adds (capacity, used, max_unit) of each one's inventory of the class
     to ``inventory`` by (provider id, class id): the rows come with them.
+    Trees whose root fails ``root_filter`` are left out.
     """
     inv = sa.orm.aliased(INV)
     used = inv_api.used_expression(inv.resource_provider_id,
@@ -114,10 +127,13 @@ def _providers_for(conn, group, class_id, amount, sharing_ids,
                                 inv.resource_class_id == class_id))
              .where(*inv_api.fits(inv, amount),
                     *_trait_clauses(group), *_member_of(group),
-                    *_tree_clause(conn, group.in_tree)))
+                    *_tree_clause(conn, group.in_tree),
+                    *_root_clauses(root_filter, sharing_ids)))
     roots = collections.defaultdict(set)
     sharing = []
-    for pid, root, free, ratio, in_use, max_unit in conn.execute(query):
+    # all(): fetched at once, not a row at a time through the cursor.
+    for pid, root, free, ratio, in_use, max_unit in conn.execute(
+            query).all():
         roots[root].add(pid)
         inventory[(pid, class_id)] = (int(free * ratio), int(in_use),
                                       max_unit)
@@ -127,20 +143,24 @@ def _providers_for(conn, group, class_id, amount, sharing_ids,
     # the unnamed group in one tree, but a suffixed group's provider may
     # still be shared out of its own (as Placement).
     if sharing and (group.in_tree is None or group.same_provider):
-        for pid, root in _anchors(conn, sharing):
+        for pid, root in _anchors(conn, sharing, root_filter):
             roots[root].add(pid)
     return roots
 
 
-def _anchors(conn, sharing: list):
-    """(sharing provider id, root id) of every tree it shares with."""
+def _anchors(conn, sharing: list, root_filter=None) -> list:
+    """(sharing provider id, root id) of every tree it shares with whose
+    root meets ``root_filter``."""
     mine, theirs = sa.orm.aliased(RPA), sa.orm.aliased(RPA)
     other = sa.orm.aliased(RP)
-    return conn.execute(
-        sa.select(mine.resource_provider_id, other.root_provider_id)
-        .join(theirs, theirs.aggregate_id == mine.aggregate_id)
-        .join(other, other.id == theirs.resource_provider_id)
-        .where(_ids_in(mine.resource_provider_id, sharing)).distinct())
+    query = (sa.select(mine.resource_provider_id, other.root_provider_id)
+             .join(theirs, theirs.aggregate_id == mine.aggregate_id)
+             .join(other, other.id == theirs.resource_provider_id)
+             .where(_ids_in(mine.resource_provider_id, sharing)))
+    if root_filter:
+        query = query.where(*trait_api.provider_filter(
+            root_filter, other.root_provider_id))
+    return conn.execute(query.distinct()).all()
 
 
 def sharing_ids(conn) -> set:
@@ -187,7 +207,7 @@ def _tree_data(conn, root_ids, extra_ids, inventory: dict,
                 sa.select(rpt.resource_provider_id, trait.name)
                 .join(trait, trait.id == rpt.trait_id)
                 .where(_ids_in(rpt.resource_provider_id,
-                               [row[0] for row in rows]))):
+                               [row[0] for row in rows]))).all():
             traits[pid].add(name)
     return _Tree(parents={r[0]: r[1] for r in rows},
                  roots={r[0]: r[2] for r in rows},
@@ -279,7 +299,7 @@ def _resourceless(conn, group, root_ids) -> dict:
         if group.required else [], *_member_of(group),
         *_tree_clause(conn, group.in_tree))
     roots = collections.defaultdict(set)
-    for pid, root in conn.execute(query):
+    for pid, root in conn.execute(query).all():
         roots[root].add(pid)
     return roots
 
@@ -300,7 +320,7 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
     for group in groups:
         for name, amount in group.resources.items():
             roots = _providers_for(conn, group, class_ids[name], amount,
-                                   sharing, inventory)
+                                   sharing, inventory, root_filter)
             options[(group.suffix, name)] = roots
             keys = set(roots)
             candidate_roots = (keys if candidate_roots is None
@@ -322,6 +342,10 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
                                      for g in groups))
     check_fits = _may_overlap(groups)
     check_more = group_policy == 'isolate' or same_subtrees
+    # The same request twice needs groups asking for one class (their
+    # choices may add up alike) or a request of sharing providers alone
+    # (found in every tree they serve): else no two are equal.
+    maybe_twice = check_fits
     results = []
     for root in sorted(candidate_roots):
         per_group = []
@@ -342,15 +366,22 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
             merged = _merge(groups, combination)
             if not nested_aware and not _one_per_tree(tree, merged[0]):
                 continue
+            if sharing and not maybe_twice:
+                maybe_twice = not _in_tree(tree, root, merged[1])
             results.append(merged)
             found += 1
             if found >= MAX_PER_TREE or (limit and len(results) >= limit):
                 break
         if limit and len(results) >= limit:
             break
-    # A sharing provider alone serves every tree it shares with, and
-    # groups' choices may add up alike: the same request more than once.
-    return _unique(results), tree
+    return (_unique(results) if maybe_twice else results), tree
+
+
+def _in_tree(tree, root, mappings: dict) -> bool:
+    """Whether a request uses a provider of the tree of ``root``."""
+    roots = tree.roots
+    return any(roots.get(pid) == root for pids in mappings.values()
+               for pid in pids)
 
 
 def _acceptable(tree, groups, combination, group_policy, same_subtrees,
