@@ -68,6 +68,34 @@ class TestCandidatesText(testtools.TestCase):
                           'provider_summaries': {}}, json.loads(body))
 
 
+def _tree_result() -> dict:
+    vcpu = {'VCPU': 1}
+    return {
+        'requests': [
+            ({CHILD: vcpu, OTHER: {'DISK_GB': 10}},
+             {'': [CHILD, OTHER], '1': [CHILD]}),
+            ({ROOT: {'VCPU': 2, 'MEMORY_MB': 512}}, {'_A"b': [ROOT]})],
+        'summaries': _candidates()['summaries']}
+
+
+class TestTreeCandidatesText(testtools.TestCase):
+
+    def test_text_is_the_dict_document(self):
+        for minor in range(29, microversion.MAX_VERSION.minor + 1):
+            req = _request('1.%d' % minor)
+            result = _tree_result()
+            expected = ac._tree_body(req, result, {'VCPU', 'DISK_GB'})
+            self.assertEqual(expected,
+                             json.loads(ac._tree_body_text(req, result)),
+                             '1.%d' % minor)
+
+    def test_no_requests(self):
+        body = ac._tree_body_text(_request('1.39'),
+                                  {'requests': [], 'summaries': {}})
+        self.assertEqual({'allocation_requests': [],
+                          'provider_summaries': {}}, json.loads(body))
+
+
 class TestProviderListText(testtools.TestCase):
 
     def test_text_is_the_serialized_list(self):
