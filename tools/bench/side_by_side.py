@@ -440,35 +440,42 @@ def host_list_rss(url: str, tmp: str) -> tuple:
         stop(process)
 
 
+def start_upstream_api(url: str) -> tuple:
+    """upstream.py serve on ``url``: (process, base URL)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [upstream_python(), UPSTREAM_PY, 'serve', '--database', url,
+         '--port', str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = 'http://127.0.0.1:%d' % port
+    wait_answering(base + '/', process)
+    return process, base
+
+
 def concurrency(ext_url: str, up_url: str, seconds: float, tmp: str,
                 rounds: int = 2) -> dict:
     """8 clients against blazar-ext-api --workers 2 and against upstream
     (one process, as its blazar-api runs), ``seconds`` each, in
     ``rounds`` alternating turns so both see the same load:
     {name: (ext (req/s, p99 ms, errors), upstream (...), (load min,
-    max))}."""
+    max))}. Both servers start afresh for each path, so requests a
+    client gave up on do not run on into the next path's turns."""
+    up_admin = {'X-User-Id': 'bench-admin', 'X-Project-Id': 'bench',
+                'X-Roles': 'admin', 'X-Auth-Token': 'bench',
+                'Content-Type': 'application/json',
+                'Accept': 'application/json', 'X-Service-Catalog': '[]'}
+    up_lister = dict(up_admin, **{'X-User-Id': 'lister',
+                                  'X-Project-Id': 'lister',
+                                  'X-Roles': 'member,reader'})
     results = {}
-    ext, ext_base = start_ext_api(ext_url, 2, tmp)
-    up_port = free_port()
-    up = subprocess.Popen(
-        [upstream_python(), UPSTREAM_PY, 'serve',
-         '--database', up_url, '--port', str(up_port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        up_base = 'http://127.0.0.1:%d' % up_port
-        wait_answering(up_base + '/', up)
-        up_admin = {'X-User-Id': 'bench-admin', 'X-Project-Id': 'bench',
-                    'X-Roles': 'admin', 'X-Auth-Token': 'bench',
-                    'Content-Type': 'application/json',
-                    'Accept': 'application/json',
-                    'X-Service-Catalog': '[]'}
-        up_lister = dict(up_admin, **{'X-User-Id': 'lister',
-                                      'X-Project-Id': 'lister',
-                                      'X-Roles': 'member,reader'})
-        for name, path, ext_headers, up_headers in (
-                ('leases', '/v1/leases', LISTER, up_lister),
-                ('properties', '/v1/os-hosts/properties?detail=true',
-                 ADMIN, up_admin)):
+    for name, path, ext_headers, up_headers in (
+            ('leases', '/v1/leases', LISTER, up_lister),
+            ('properties', '/v1/os-hosts/properties?detail=true', ADMIN,
+             up_admin)):
+        ext, ext_base = start_ext_api(ext_url, 2, tmp)
+        up = None
+        try:
+            up, up_base = start_upstream_api(up_url)
             sides = {ext_base: ([], [0]), up_base: ([], [0])}
             loads = [os.getloadavg()[0]]
             for _round in range(rounds):
@@ -483,9 +490,10 @@ def concurrency(ext_url: str, up_url: str, seconds: float, tmp: str,
                 throughput(sides[base][0], sides[base][1][0], seconds)
                 for base in (ext_base, up_base)) + ((min(loads),
                                                      max(loads)),)
-    finally:
-        for process in (ext, up):
-            stop(process)
+        finally:
+            for process in (ext, up):
+                if process is not None:
+                    stop(process)
     return results
 
 
