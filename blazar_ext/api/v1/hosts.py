@@ -104,7 +104,8 @@ class HostsController(rest.RestController):
         pages = host_api.host_pages(
             context, show_private(context), marker=query.get('marker'),
             limit=limit,
-            capabilities=None if fields is None else fields - _COLUMN_FIELDS)
+            capabilities=None if fields is None else fields - _COLUMN_FIELDS,
+            columns=views.listed_columns(fields))
         # The first page now: a bad marker is a 400 before any byte is
         # sent. The rest is read and sent a page at a time.
         first = next(pages, None)
@@ -119,7 +120,7 @@ class HostsController(rest.RestController):
                 dict(query, marker=str(last_id))))
         response = pecan.response
         response.content_type = 'application/json'
-        response.app_iter = views.host_list_chunks(pages, fields, next_href)
+        response.app_iter = views.host_list_chunks(pages, next_href)
         return response
 
     @pecan.expose('json')

@@ -5,8 +5,6 @@ from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
-from sqlalchemy.ext import compiler
-from sqlalchemy.sql import expression
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import bulk
@@ -20,6 +18,7 @@ from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db.models import placement as placement_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
+from blazar_ext.query import json_text
 from blazar_ext.query import language
 
 RESOURCE_TYPE = 'physical:host'
@@ -93,64 +92,45 @@ def host_list(context) -> list:
         return _to_dicts(session, list(hosts))
 
 
-# Hosts read per transaction by host_pages(): a page's rows and values
-# stay small in memory, and no read holds the database for a whole listing.
+# Hosts read per transaction by host_pages(): a page's rows stay small in
+# memory, and no read holds the database for a whole listing.
 PAGE_SIZE = 1000
 
-
-class _json_object_agg(expression.FunctionElement):
-    """The JSON object text {key: value, ...} of a group's rows."""
-
-    type = sa.Text()
-    name = 'json_object_agg'
-    inherit_cache = True
-
-
-@compiler.compiles(_json_object_agg)
-def _json_object_agg_sqlite(element, sql_compiler, **kw):
-    return 'json_group_object(%s)' % sql_compiler.process(
-        element.clauses, **kw)
-
-
-@compiler.compiles(_json_object_agg, 'postgresql')
-def _json_object_agg_postgresql(element, sql_compiler, **kw):
-    # As text: the driver would parse json into a dict.
-    return 'CAST(json_object_agg(%s) AS TEXT)' % sql_compiler.process(
-        element.clauses, **kw)
-
-
-def _json_object_agg_mysql(element, sql_compiler, **kw):
-    return 'JSON_OBJECTAGG(%s)' % sql_compiler.process(element.clauses, **kw)
-
-
-for _dialect in ('mysql', 'mariadb'):
-    compiler.compiles(_json_object_agg, _dialect)(_json_object_agg_mysql)
+# How host_pages() shows a column in a host's JSON.
+_BOOLEAN_COLUMNS = frozenset(['reservable', 'disabled'])
+_TIME_COLUMNS = frozenset(['created_at', 'updated_at'])
 
 
 def host_pages(context, include_private: bool, marker=None,
                limit: int | None = None, capabilities=None,
-               page_size: int = PAGE_SIZE):
+               columns=(), page_size: int | None = None):
     """Hosts after ``marker`` (a host id), ordered by id, at most ``limit``,
-    as lists of at most ``page_size`` dicts, each page read on demand.
+    as lists of at most ``page_size`` (id, JSON object text) rows, each
+    page read on demand.
 
-    Each dict has every computehosts column and 'capabilities_json': the
-    JSON object text of its capability values (the database builds it),
-    the private ones only with ``include_private``. ``capabilities`` is
-    None for every capability or a set of names (empty: no query for
-    them). An unknown marker is Invalid (400), raised by the first next().
+    The database writes each host's JSON: ``columns`` (computehosts
+    column names; datetimes as ISO 8601 text) and its capability values
+    as members, the private ones only with ``include_private``.
+    ``capabilities`` is None for every capability or a set of names
+    (empty: none). An unknown marker is Invalid (400), raised by the
+    first next().
     """
+    page_size = page_size or PAGE_SIZE
     after = _marker_id(context, marker) if marker is not None else None
+    query = _host_json_query(include_private, capabilities, columns)
     left = limit
     while left is None or left > 0:
         size = page_size if left is None else min(page_size, left)
+        page_query = query.limit(size)
+        if after is not None:
+            page_query = page_query.where(models.ComputeHost.id > after)
         with db_session.reader.using(context) as session:
-            page = _host_page(session, after, size, include_private,
-                              capabilities)
+            page = session.execute(page_query).all()
         if page:
             yield page
         if len(page) < size:
             return
-        after = page[-1]['id']
+        after = page[-1][0]
         if left is not None:
             left -= len(page)
 
@@ -163,38 +143,36 @@ def _marker_id(context, marker):
         raise exceptions.Invalid(reason='marker %s: no such host' % marker)
 
 
-def _host_page(session, after, size: int, include_private: bool,
-               wanted) -> list:
-    hosts = models.ComputeHost.__table__
-    query = sa.select(hosts).order_by(hosts.c.id).limit(size)
-    if after is not None:
-        query = query.where(hosts.c.id > after)
-    result = session.execute(query)
-    keys = list(result.keys())
-    page = [dict(zip(keys, row)) for row in result.all()]
-    for values in page:
-        values['capabilities_json'] = '{}'
-    if not page or wanted is not None and not wanted:
-        return page
-    # One range of the (computehost_id, capability_id) index for the
-    # page, grouped in index order: one JSON text per host, so nothing is
-    # done per capability value in Python.
-    value, name = models.ComputeHostExtraCapability, models.ExtraCapability
-    query = (
-        sa.select(value.computehost_id,
-                  _json_object_agg(name.capability_name,
-                                   value.capability_value))
-        .join(name, name.id == value.capability_id)
-        .where(value.computehost_id.between(page[0]['id'], page[-1]['id']))
-        .group_by(value.computehost_id))
-    if not include_private:
-        query = query.where(name.private == sa.false())
-    if wanted is not None:
-        query = query.where(name.capability_name.in_(sorted(wanted)))
-    by_id = dict(session.execute(query).all())
-    for values in page:
-        values['capabilities_json'] = by_id.get(values['id'], '{}')
-    return page
+def _host_json_query(include_private: bool, wanted, columns) -> sa.Select:
+    """SELECT id, JSON text of each host, in id order: one statement per
+    page, built once per listing."""
+    hosts = models.ComputeHost.__table__.c
+    members = []
+    for name in columns:
+        value = hosts[name]
+        if name in _BOOLEAN_COLUMNS:
+            value = json_text.boolean(value)
+        elif name in _TIME_COLUMNS:
+            value = json_text.timestamp(value)
+        members += [sa.literal(name), value]
+    body = json_text.json_object(*members)
+    if wanted is None or wanted:
+        # One index range per host on (computehost_id, capability_id).
+        values, names = (models.ComputeHostExtraCapability.__table__,
+                         models.ExtraCapability.__table__)
+        value, name = values.c, names.c
+        capabilities = (
+            sa.select(json_text.object_agg(name.capability_name,
+                                           value.capability_value))
+            .select_from(values.join(names, name.id == value.capability_id))
+            .where(value.computehost_id == hosts.id))
+        if not include_private:
+            capabilities = capabilities.where(name.private == sa.false())
+        if wanted is not None:
+            capabilities = capabilities.where(
+                name.capability_name.in_(sorted(wanted)))
+        body = json_text.merge(body, capabilities.scalar_subquery())
+    return sa.select(hosts.id, body).order_by(hosts.id)
 
 
 @oslo_db_api.wrap_db_retry(max_retries=5, retry_on_deadlock=True)

@@ -120,6 +120,12 @@ class ComputeHostExtraCapability(base.BASE):
         # instead of casting every value of the capability (revision 0008).
         sa.Index('ix_computehost_extra_capabilities_capability_number',
                  'capability_id', 'capability_number'),
+        # A host's values from the index alone (SQLite, PostgreSQL; MySQL
+        # indexes a prefix of a TEXT): the host list reads every value
+        # of every host (revision 0016).
+        sa.Index('ix_computehost_extra_capabilities_host_values',
+                 'computehost_id', 'capability_id', 'capability_value',
+                 mysql_length={'capability_value': 255}),
     )
 
     id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)

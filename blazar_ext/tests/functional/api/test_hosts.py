@@ -176,6 +176,20 @@ class TestHostList(base.APITestCase):
                           for h in self.hosts[:3]], listed)
         self.assertIn('gpu', str(self.hosts))
 
+    def test_fields_of_capabilities_alone_and_a_host_without_any(self):
+        # The database writes each host's JSON: an object of capabilities
+        # only, an empty one, and a host with no capability at all.
+        self.assertEqual([{'gpu': h['gpu']} if 'gpu' in h else {}
+                          for h in self.hosts],
+                         self.list('?fields=gpu')['hosts'])
+        resp = self.request('POST', '/v1/os-hosts', {'name': 'bare'})
+        self.assertEqual(201, resp.status, resp.text)
+        bare = self.request('GET', '/v1/os-hosts/%s' %
+                            resp.json()['host']['id']).json()['host']
+        self.assertIn(bare, self.list()['hosts'])
+        self.assertIn({'id': bare['id']},
+                      self.list('?fields=id,gpu')['hosts'])
+
     def test_bad_query_is_400(self):
         for query in ('?limit=0', '?limit=-1', '?limit=x', '?limit=1&limit=2',
                       '?marker=', '?fields=', '?fields=a,,b',
