@@ -171,7 +171,9 @@ def _host_json_query(include_private: bool, wanted, columns) -> sa.Select:
         if wanted is not None:
             capabilities = capabilities.where(
                 name.capability_name.in_(sorted(wanted)))
-        body = json_text.merge(body, capabilities.scalar_subquery())
+        capabilities = capabilities.scalar_subquery()
+        body = (json_text.merge(body, capabilities) if members
+                else sa.func.coalesce(capabilities, '{}'))
     return sa.select(hosts.id, body).order_by(hosts.id)
 
 
