@@ -23,8 +23,20 @@ def _for_mysql(construct):
     return register
 
 
-def _arguments(element, sql_compiler, **kw) -> str:
-    return sql_compiler.process(element.clauses, **kw)
+def _templated(construct, sqlite: str, postgresql: str,
+               mysql: str | None = None):
+    """Compile ``construct`` on each database to its template, '%s' there
+    standing for the comma-separated arguments (MySQL's compiler may be
+    registered apart)."""
+    def compile_with(template):
+        def compile_(element, sql_compiler, **kw):
+            return template % sql_compiler.process(element.clauses, **kw)
+        return compile_
+    compiler.compiles(construct)(compile_with(sqlite))
+    compiler.compiles(construct, 'postgresql')(compile_with(postgresql))
+    if mysql is not None:
+        _for_mysql(construct)(compile_with(mysql))
+    return construct
 
 
 class object_agg(expression.FunctionElement):
@@ -36,20 +48,8 @@ class object_agg(expression.FunctionElement):
     inherit_cache = True
 
 
-@compiler.compiles(object_agg)
-def _object_agg_sqlite(element, sql_compiler, **kw):
-    return 'json_group_object(%s)' % _arguments(element, sql_compiler, **kw)
-
-
-@compiler.compiles(object_agg, 'postgresql')
-def _object_agg_postgresql(element, sql_compiler, **kw):
-    return 'CAST(json_object_agg(%s) AS TEXT)' % _arguments(
-        element, sql_compiler, **kw)
-
-
-@_for_mysql(object_agg)
-def _object_agg_mysql(element, sql_compiler, **kw):
-    return 'JSON_OBJECTAGG(%s)' % _arguments(element, sql_compiler, **kw)
+_templated(object_agg, 'json_group_object(%s)',
+           'CAST(json_object_agg(%s) AS TEXT)', 'JSON_OBJECTAGG(%s)')
 
 
 class json_object(expression.FunctionElement):
@@ -62,20 +62,8 @@ class json_object(expression.FunctionElement):
     inherit_cache = True
 
 
-@compiler.compiles(json_object)
-def _json_object_sqlite(element, sql_compiler, **kw):
-    return 'json_object(%s)' % _arguments(element, sql_compiler, **kw)
-
-
-@compiler.compiles(json_object, 'postgresql')
-def _json_object_postgresql(element, sql_compiler, **kw):
-    return 'CAST(json_build_object(%s) AS TEXT)' % _arguments(
-        element, sql_compiler, **kw)
-
-
-@_for_mysql(json_object)
-def _json_object_mysql(element, sql_compiler, **kw):
-    return 'JSON_OBJECT(%s)' % _arguments(element, sql_compiler, **kw)
+_templated(json_object, 'json_object(%s)',
+           'CAST(json_build_object(%s) AS TEXT)', 'JSON_OBJECT(%s)')
 
 
 class boolean(expression.FunctionElement):
@@ -87,22 +75,9 @@ class boolean(expression.FunctionElement):
     inherit_cache = True
 
 
-@compiler.compiles(boolean)
-def _boolean_sqlite(element, sql_compiler, **kw):
-    return "json(CASE WHEN %s THEN 'true' ELSE 'false' END)" % _arguments(
-        element, sql_compiler, **kw)
-
-
-@compiler.compiles(boolean, 'postgresql')
-def _boolean_postgresql(element, sql_compiler, **kw):
-    return _arguments(element, sql_compiler, **kw)
-
-
-@_for_mysql(boolean)
-def _boolean_mysql(element, sql_compiler, **kw):
-    # A JSON function's result: JSON_OBJECT embeds it as JSON.
-    return "JSON_EXTRACT(IF(%s, 'true', 'false'), '$')" % _arguments(
-        element, sql_compiler, **kw)
+# On MySQL a JSON function's result, which JSON_OBJECT embeds as JSON.
+_templated(boolean, "json(CASE WHEN %s THEN 'true' ELSE 'false' END)",
+           '%s', "JSON_EXTRACT(IF(%s, 'true', 'false'), '$')")
 
 
 class timestamp(expression.FunctionElement):
@@ -114,16 +89,9 @@ class timestamp(expression.FunctionElement):
     inherit_cache = True
 
 
-@compiler.compiles(timestamp)
-def _timestamp_sqlite(element, sql_compiler, **kw):
-    # SQLAlchemy stores 'YYYY-MM-DD HH:MM:SS.ffffff' in SQLite.
-    return "replace(%s, ' ', 'T')" % _arguments(element, sql_compiler, **kw)
-
-
-@compiler.compiles(timestamp, 'postgresql')
-def _timestamp_postgresql(element, sql_compiler, **kw):
-    return """to_char(%s, 'YYYY-MM-DD"T"HH24:MI:SS.US')""" % _arguments(
-        element, sql_compiler, **kw)
+# SQLAlchemy stores 'YYYY-MM-DD HH:MM:SS.ffffff' in SQLite.
+_templated(timestamp, "replace(%s, ' ', 'T')",
+           """to_char(%s, 'YYYY-MM-DD"T"HH24:MI:SS.US')""")
 
 
 @_for_mysql(timestamp)
@@ -131,7 +99,7 @@ def _timestamp_mysql(element, sql_compiler, **kw):
     # The format bound, as its '%' would otherwise need the driver's
     # escaping.
     return 'DATE_FORMAT(%s, %s)' % (
-        _arguments(element, sql_compiler, **kw),
+        sql_compiler.process(element.clauses, **kw),
         sql_compiler.process(sa.literal('%Y-%m-%dT%H:%i:%s.%f'), **kw))
 
 
