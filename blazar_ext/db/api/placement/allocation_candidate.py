@@ -2,6 +2,7 @@
 one SQL query (capacity, traits, aggregates, tree), then summarised from
 their rows fetched by primary key."""
 
+import functools
 import itertools
 
 import sqlalchemy as sa
@@ -25,6 +26,7 @@ TRAIT = models.Trait
 # takes (SQLite 32766, PostgreSQL 65535).
 _IN_CHUNK = 10000
 _PARTITION = 500
+_CLASS_NAMES = sa.select(RC.id, RC.name)
 
 
 def candidate_query(session, resources: dict, required=None,
@@ -37,6 +39,21 @@ def candidate_query(session, resources: dict, required=None,
     aggregates) come before capacity (an inventory probe and a
     correlated SUM of usage), as SQLite tests them in the order written.
     """
+    amounts = tuple(rp_api.resource_amounts(session, resources))
+    return _candidate_select(
+        amounts, required or None, root_required or None,
+        tuple(frozenset(group) for group in member_of),
+        frozenset(forbidden_aggregates or ()), in_tree, limit)
+
+
+# Built once per set of arguments (all hashable, and the class ids, not
+# names, so a class made again gets a new statement): the same request
+# then reuses one immutable statement and its SQLAlchemy cache key, where
+# building them was most of a short request's CPU.
+@functools.lru_cache(maxsize=256)
+def _candidate_select(amounts: tuple, required, root_required,
+                      member_of: tuple, forbidden_aggregates: frozenset,
+                      in_tree, limit) -> sa.Select:
     query = sa.select(RP.id).order_by(RP.id)
     if in_tree is not None:
         query = query.where(RP.root_provider_id ==
@@ -48,11 +65,13 @@ def candidate_query(session, resources: dict, required=None,
             root_required, RP.root_provider_id))
     query = query.where(*agg_api.member_of_filter(
         member_of, forbidden_aggregates, RP.id))
-    for class_id, amount in rp_api.resource_amounts(session, resources):
+    for class_id, amount in amounts:
         query = query.where(inv_api.has_capacity(RP.id, class_id, amount))
     if limit is not None:
         query = query.limit(limit)
-    return query
+    # The columns get_candidates reads with each id.
+    return query.add_columns(RP.uuid, RP.parent_provider_id,
+                             RP.root_provider_id)
 
 
 def get_tree_candidates(context, groups: list, group_policy=None,
@@ -100,7 +119,7 @@ def _tree_result(session, conn, found, tree) -> dict:
     if missing:
         uuids = dict(uuids, **provider_base.uuids_of(session, missing))
     parents = tree.parents
-    class_names = dict(conn.execute(sa.select(RC.id, RC.name)).all())
+    class_names = dict(conn.execute(_CLASS_NAMES).all())
     resources_of = _resources_of(conn, ids)
     traits_of = _traits_of(conn, ids)
     summaries = {}
@@ -159,8 +178,7 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
         conn = session.connection()
         providers = conn.execute(candidate_query(
             session, resources, required, member_of, forbidden_aggregates,
-            in_tree, root_required, limit).add_columns(
-                RP.uuid, RP.parent_provider_id, RP.root_provider_id)).all()
+            in_tree, root_required, limit)).all()
         ids = [row[0] for row in providers]
         resources_of = _resources_of(conn, ids)
         traits_of = _traits_of(conn, ids)
@@ -184,14 +202,32 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
 # provider order and folded at once into values shared by every provider
 # that looks the same: a tuple of the row values is the key.
 
+def _usages_select(where) -> sa.Select:
+    return (sa.select(ALLOC.resource_provider_id, ALLOC.resource_class_id,
+                      sa.func.sum(ALLOC.used))
+            .where(where(ALLOC.resource_provider_id))
+            .group_by(ALLOC.resource_provider_id, ALLOC.resource_class_id))
+
+
 def _usages(conn, chunk) -> dict:
     """{(provider id, class id): used}, for the providers that have any:
     one grouped query, not a correlated SUM for every inventory row."""
-    return {(pid, cid): int(used) for pid, cid, used in conn.execute(
-        sa.select(ALLOC.resource_provider_id, ALLOC.resource_class_id,
-                  sa.func.sum(ALLOC.used))
-        .where(provider_base.ids_in(ALLOC.resource_provider_id, chunk))
-        .group_by(ALLOC.resource_provider_id, ALLOC.resource_class_id)).all()}
+    return {(pid, cid): int(used) for pid, cid, used in
+            provider_base.execute_for_ids(conn, _usages_select, chunk)}
+
+
+def _inventory_select(where) -> sa.Select:
+    return (sa.select(INV.resource_provider_id, INV.resource_class_id,
+                      INV.total - INV.reserved, INV.allocation_ratio)
+            .where(where(INV.resource_provider_id))
+            .order_by(INV.resource_provider_id, INV.resource_class_id))
+
+
+def _traits_select(where) -> sa.Select:
+    return (sa.select(RPT.resource_provider_id, RPT.trait_id, TRAIT.name)
+            .join(TRAIT, TRAIT.id == RPT.trait_id)
+            .where(where(RPT.resource_provider_id))
+            .order_by(RPT.resource_provider_id, RPT.trait_id))
 
 
 def _folded(rows, make) -> dict:
@@ -219,15 +255,12 @@ def _folded(rows, make) -> dict:
 
 def _resources_of(conn, ids) -> dict:
     """{provider id: {class: {'capacity', 'used'}}}, equal ones shared."""
-    class_names = dict(conn.execute(sa.select(RC.id, RC.name)).all())
+    class_names = dict(conn.execute(_CLASS_NAMES).all())
     result = {}
     for chunk in _chunks(ids):
         used = _usages(conn, chunk)
-        rows = conn.execute(
-            sa.select(INV.resource_provider_id, INV.resource_class_id,
-                      INV.total - INV.reserved, INV.allocation_ratio)
-            .where(provider_base.ids_in(INV.resource_provider_id, chunk))
-            .order_by(INV.resource_provider_id, INV.resource_class_id)).all()
+        rows = provider_base.execute_for_ids(
+            conn, _inventory_select, chunk).all()
         if used:
             rows = ((pid, cid, free, ratio, used.get((pid, cid), 0))
                     for pid, cid, free, ratio in rows)
@@ -247,10 +280,7 @@ def _traits_of(conn, ids) -> dict:
     """
     result = {}
     for chunk in _chunks(ids):
-        rows = conn.execute(
-            sa.select(RPT.resource_provider_id, RPT.trait_id, TRAIT.name)
-            .join(TRAIT, TRAIT.id == RPT.trait_id)
-            .where(provider_base.ids_in(RPT.resource_provider_id, chunk))
-            .order_by(RPT.resource_provider_id, RPT.trait_id)).all()
+        rows = provider_base.execute_for_ids(
+            conn, _traits_select, chunk).all()
         result.update(_folded(rows, lambda key: [v[1] for v in key]))
     return result

@@ -163,19 +163,22 @@ def _anchors(conn, sharing: list, root_filter=None) -> list:
     return conn.execute(query.distinct()).all()
 
 
+# Asked by every request: built once (building was most of their cost).
+_SHARING = (sa.select(models.ResourceProviderTrait.resource_provider_id)
+            .join(models.Trait, models.Trait.id ==
+                  models.ResourceProviderTrait.trait_id)
+            .where(models.Trait.name == SHARING_TRAIT))
+_ANY_CHILD = sa.select(sa.exists().where(RP.parent_provider_id.isnot(None)))
+
+
 def sharing_ids(conn) -> set:
     """Ids of the providers that share through their aggregates."""
-    rpt, trait = models.ResourceProviderTrait, models.Trait
-    return set(conn.scalars(
-        sa.select(rpt.resource_provider_id)
-        .join(trait, trait.id == rpt.trait_id)
-        .where(trait.name == SHARING_TRAIT)))
+    return set(conn.scalars(_SHARING))
 
 
 def uses_trees(conn) -> bool:
     """Whether any provider has a parent or shares through an aggregate."""
-    if conn.scalar(sa.select(sa.exists().where(
-            RP.parent_provider_id.isnot(None)))):
+    if conn.scalar(_ANY_CHILD):
         return True
     return bool(sharing_ids(conn))
 

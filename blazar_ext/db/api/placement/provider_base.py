@@ -1,5 +1,7 @@
 """Provider lookups and generation checks shared by every resource."""
 
+import functools
+
 import sqlalchemy as sa
 from sqlalchemy.ext import compiler
 
@@ -46,13 +48,17 @@ def increment_generation(session, provider, expected: int,
     session.expire(provider, ['updated_at'])
 
 
+def _uuids_select(where) -> sa.Select:
+    return sa.select(RP.id, RP.uuid).where(where(RP.id))
+
+
 def uuids_of(session, provider_ids) -> dict:
     """{id: uuid} for the given provider ids."""
     ids = [i for i in set(provider_ids) if i is not None]
     if not ids:
         return {}
-    return dict(session.connection().execute(
-        sa.select(RP.id, RP.uuid).where(ids_in(RP.id, ids))).all())
+    return dict(execute_for_ids(session.connection(), _uuids_select,
+                                ids).all())
 
 
 class _Integers(sa.sql.expression.ColumnElement):
@@ -75,6 +81,31 @@ def _render_integers(element, compiler, **kw):
 # SQLAlchemy's cache, and naming a few parameters costs less than
 # compiling the statement again.
 _BOUND_IDS = 100
+
+
+def _bound_ids(column) -> sa.ColumnElement:
+    return column.in_(sa.bindparam('ids', expanding=True))
+
+
+@functools.lru_cache(maxsize=None)
+def _built_once(build) -> sa.Select:
+    # ``build`` is a module-level function: a few dozen statements in all.
+    return build(_bound_ids)
+
+
+def execute_for_ids(conn, build, ids):
+    """Execute ``build(where)`` for the provider ids ``ids``.
+
+    ``build`` (a module-level function) makes the statement from
+    ``where(column)``, the IN clause. For a few ids the statement is built
+    once, with one expanding bound list: each request then only binds the
+    ids instead of building the statement and its cache key again (most of
+    a short request's CPU). Many ids are written in by ids_in().
+    """
+    values = [int(i) for i in ids]
+    if len(values) <= _BOUND_IDS:
+        return conn.execute(_built_once(build), {'ids': values})
+    return conn.execute(build(lambda column: ids_in(column, values)))
 
 
 def ids_in(column, ids) -> sa.ColumnElement:

@@ -9,6 +9,9 @@ from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
 _RC = models.ResourceClass
+# Asked by every request naming resources: built once, names bound.
+_IDS_BY_NAME = sa.select(_RC.name, _RC.id).where(
+    _RC.name.in_(sa.bindparam('names', expanding=True)))
 
 
 def sync_standard_classes(context) -> int:
@@ -30,8 +33,8 @@ def ids_by_name(session, names) -> dict:
     names = set(names)
     if not names:
         return {}
-    found = dict(session.execute(sa.select(_RC.name, _RC.id).where(
-        _RC.name.in_(sorted(names)))).all())
+    found = dict(session.execute(
+        _IDS_BY_NAME, {'names': sorted(names)}).all())
     missing = sorted(names - set(found))
     if missing:
         raise exceptions.ResourceClassNotFound(name=', '.join(missing))

@@ -12,6 +12,11 @@ from blazar_ext.query import traits as trait_query
 
 _RPT = models.ResourceProviderTrait
 _T = models.Trait
+# Asked by every filtered request: built once, the names bound as a list.
+_NAMES_IN = sa.select(_T.name).where(
+    _T.name.in_(sa.bindparam('names', expanding=True)))
+_IDS_BY_NAME = sa.select(_T.name, _T.id).where(
+    _T.name.in_(sa.bindparam('names', expanding=True)))
 
 
 def _trait_id(name: str):
@@ -59,8 +64,8 @@ def check_exist(session, names) -> None:
     names = set(names)
     if not names:
         return
-    found = set(session.scalars(sa.select(_T.name).where(
-        _T.name.in_(sorted(names)))))
+    found = set(session.scalars(
+        _NAMES_IN, {'names': sorted(names)}))
     missing = names - found
     if missing:
         raise exceptions.TraitNotFound(names=', '.join(sorted(missing)))
@@ -71,8 +76,8 @@ def ids_by_name(session, names) -> dict:
     names = set(names)
     if not names:
         return {}
-    found = dict(session.execute(sa.select(_T.name, _T.id).where(
-        _T.name.in_(sorted(names)))).all())
+    found = dict(session.execute(
+        _IDS_BY_NAME, {'names': sorted(names)}).all())
     missing = names - set(found)
     if missing:
         raise exceptions.TraitNotFound(names=', '.join(sorted(missing)))
