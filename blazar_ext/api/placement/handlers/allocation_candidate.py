@@ -156,20 +156,20 @@ def _tree_body(req, result: dict, wanted: set) -> dict:
 
 def _get(context, request):
     groups = request.groups
-    result = ac_api.get_tree_candidates(
-        context, groups, request.group_policy, request.root_required,
+    flat = None
+    if len(groups) == 1:
+        # Used only when the one unnamed group needs no trees.
+        group = groups[0]
+        flat = {'resources': group.resources, 'limit': request.limit,
+                'required': group.required or None,
+                'root_required': request.root_required,
+                'member_of': group.member_of,
+                'forbidden_aggregates': group.forbidden_aggregates,
+                'in_tree': group.in_tree}
+    return ac_api.get_any_candidates(
+        context, groups, flat, request.group_policy, request.root_required,
         request.same_subtrees, request.limit,
         nested_aware=request.nested_aware)
-    if result is not None:
-        return result
-    group = groups[0]
-    filters = {'resources': group.resources, 'limit': request.limit,
-               'required': group.required or None,
-               'root_required': request.root_required,
-               'member_of': group.member_of,
-               'forbidden_aggregates': group.forbidden_aggregates,
-               'in_tree': group.in_tree}
-    return ac_api.get_candidates(context, **filters)
 
 
 @microversion.version_range('1.10')

@@ -104,6 +104,21 @@ def get_tree_candidates(context, groups: list, group_policy=None,
         return _tree_result(session, conn, found, tree)
 
 
+def get_any_candidates(context, groups: list, flat: dict | None,
+                       group_policy=None, root_required=None,
+                       same_subtrees=(), limit=None,
+                       nested_aware=True) -> dict:
+    """get_tree_candidates(), else get_candidates(**flat): one read
+    transaction for both, not a session and connection each."""
+    with db_session.reader.using(context):
+        result = get_tree_candidates(
+            context, groups, group_policy, root_required, same_subtrees,
+            limit, nested_aware)
+        if result is None:
+            result = get_candidates(context, **flat)
+        return result
+
+
 def _tree_result(session, conn, found, tree) -> dict:
     """Requests and summaries by uuid and class name; the summaries cover
     every provider of the trees the requests use."""
