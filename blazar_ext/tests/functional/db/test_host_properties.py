@@ -339,39 +339,6 @@ class _HostPropertiesMixin:
                 .join(models.ExtraCapability, models.ExtraCapability.id
                       == values.capability_id)))))
 
-    def _race(self, *writes) -> None:
-        """Run ``writes`` in threads, each with its own context, held at a
-        barrier once its value rows are written and before it counts them,
-        so the counts run at the same time."""
-        barrier = threading.Barrier(len(writes), timeout=30)
-        count_values = capability_api.count_values
-        waited = threading.local()
-
-        def counted(*args, **kwargs):
-            # Once per thread: a retry after a deadlock goes straight on.
-            if not getattr(waited, 'done', False):
-                waited.done = True
-                try:
-                    barrier.wait()
-                except threading.BrokenBarrierError:
-                    pass
-            return count_values(*args, **kwargs)
-        errors = []
-
-        def run(write):
-            try:
-                write(blazar_context.get_admin_context())
-            except Exception as exc:  # reported below, with the others
-                errors.append(exc)
-        with mock.patch.object(capability_api, 'count_values', counted):
-            threads = [threading.Thread(target=run, args=(write,))
-                       for write in writes]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(60)
-        self.assertEqual([], errors)
-
     def _summary_rows(self, name: str) -> list:
         with db_session.reader.using(self.context) as session:
             summary = models.ExtraCapabilityValue
@@ -380,39 +347,6 @@ class _HostPropertiesMixin:
                 .join(models.ExtraCapability, models.ExtraCapability.id
                       == summary.capability_id)
                 .where(models.ExtraCapability.capability_name == name))))
-
-    def _set(self, host: str, capabilities: dict):
-        """A write for _race: set ``host``'s capabilities."""
-        host_id = self._host_id(host)
-        return lambda context: host_api.host_update_capabilities(
-            context, host_id, capabilities)
-
-    def test_two_writers_of_one_new_value_leave_one_row(self):
-        if self.engine.name == 'sqlite':
-            self.skipTest('SQLite runs one writer at a time')
-        self._race(self._set('h1', {'rack': 'r99'}),
-                   self._set('h2', {'rack': 'r99'}))
-        self.assertIn(('r99', 2), self._summary_rows('rack'))
-        self.assertEqual(self._grouped(), self._summary())
-
-    def test_writers_removing_and_adding_one_value_keep_its_count(self):
-        if self.engine.name == 'sqlite':
-            self.skipTest('SQLite runs one writer at a time')
-        # h1 and h2 take 'gold' one after the other; then at once h1 and
-        # h2 drop it while h3 takes it.
-        host_api.host_update_capabilities(
-            self.context, self._host_id('h1'), {'tier': 'gold'})
-        host_api.host_update_capabilities(
-            self.context, self._host_id('h2'), {'tier': 'gold'})
-        self._race(self._set('h1', {'tier': None}),
-                   self._set('h2', {'tier': 'silver'}),
-                   self._set('h3', {'tier': 'gold'}))
-        self.assertEqual([('gold', 1), ('silver', 1)],
-                         self._summary_rows('tier'))
-        self._race(self._set('h3', {'tier': None}),
-                   self._set('h2', {'tier': None}))
-        self.assertEqual([], self._summary_rows('tier'))
-        self.assertEqual(self._grouped(), self._summary())
 
     def test_one_row_per_value_is_enforced(self):
         summary = models.ExtraCapabilityValue.__table__
@@ -484,6 +418,73 @@ class _HostPropertiesMixin:
                     models.ComputeHost.hypervisor_hostname == name))
 
 
+class _ConcurrentWritersMixin:
+    """Writers racing on one capability value: on servers only, as
+    SQLite lets one writer at a time."""
+
+    def _race(self, *writes) -> None:
+        """Run ``writes`` in threads, each with its own context, held at a
+        barrier once its value rows are written and before it counts them,
+        so the counts run at the same time."""
+        barrier = threading.Barrier(len(writes), timeout=30)
+        count_values = capability_api.count_values
+        waited = threading.local()
+
+        def counted(*args, **kwargs):
+            # Once per thread: a retry after a deadlock goes straight on.
+            if not getattr(waited, 'done', False):
+                waited.done = True
+                try:
+                    barrier.wait()
+                except threading.BrokenBarrierError:
+                    pass
+            return count_values(*args, **kwargs)
+        errors = []
+
+        def run(write):
+            try:
+                write(blazar_context.get_admin_context())
+            except Exception as exc:  # reported below, with the others
+                errors.append(exc)
+        with mock.patch.object(capability_api, 'count_values', counted):
+            threads = [threading.Thread(target=run, args=(write,))
+                       for write in writes]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+        self.assertEqual([], errors)
+
+    def _set(self, host: str, capabilities: dict):
+        """A write for _race: set ``host``'s capabilities."""
+        host_id = self._host_id(host)
+        return lambda context: host_api.host_update_capabilities(
+            context, host_id, capabilities)
+
+    def test_two_writers_of_one_new_value_leave_one_row(self):
+        self._race(self._set('h1', {'rack': 'r99'}),
+                   self._set('h2', {'rack': 'r99'}))
+        self.assertIn(('r99', 2), self._summary_rows('rack'))
+        self.assertEqual(self._grouped(), self._summary())
+
+    def test_writers_removing_and_adding_one_value_keep_its_count(self):
+        # h1 and h2 take 'gold' one after the other; then at once h1 and
+        # h2 drop it while h3 takes it.
+        host_api.host_update_capabilities(
+            self.context, self._host_id('h1'), {'tier': 'gold'})
+        host_api.host_update_capabilities(
+            self.context, self._host_id('h2'), {'tier': 'gold'})
+        self._race(self._set('h1', {'tier': None}),
+                   self._set('h2', {'tier': 'silver'}),
+                   self._set('h3', {'tier': 'gold'}))
+        self.assertEqual([('gold', 1), ('silver', 1)],
+                         self._summary_rows('tier'))
+        self._race(self._set('h3', {'tier': None}),
+                   self._set('h2', {'tier': None}))
+        self.assertEqual([], self._summary_rows('tier'))
+        self.assertEqual(self._grouped(), self._summary())
+
+
 class TestHostPropertiesSQLite(_HostPropertiesMixin,
                                test_fixtures.OpportunisticDBTestMixin,
                                base.BaseTestCase):
@@ -520,13 +521,14 @@ class TestHostPropertiesSQLite(_HostPropertiesMixin,
                              expression)
 
 
-class TestHostPropertiesMySQL(_HostPropertiesMixin,
+class TestHostPropertiesMySQL(_ConcurrentWritersMixin, _HostPropertiesMixin,
                               test_fixtures.OpportunisticDBTestMixin,
                               base.BaseTestCase):
     FIXTURE = _MySQLFixture
 
 
-class TestHostPropertiesPostgreSQL(_HostPropertiesMixin,
+class TestHostPropertiesPostgreSQL(_ConcurrentWritersMixin,
+                                   _HostPropertiesMixin,
                                    test_fixtures.OpportunisticDBTestMixin,
                                    base.BaseTestCase):
     FIXTURE = _PostgreSQLFixture
