@@ -1,6 +1,5 @@
 """/resource_providers and /resource_providers/{uuid}."""
 
-import json
 import re
 
 from blazar_ext.api.placement import errors
@@ -8,6 +7,7 @@ from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import query_params
 from blazar_ext.api.placement.schemas import query as query_schemas
 from blazar_ext.api.placement.schemas import resource_provider as schema
+from blazar_ext.api.placement import text_columns
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext import exceptions
@@ -35,60 +35,47 @@ def serialize(req, provider: dict) -> dict:
     return body
 
 
-_quote = json.encoder.encode_basestring_ascii
-
-
 # Characters a uuid column may hold that JSON writes as they are.
 _PLAIN = re.compile(r'[0-9A-Za-z-]*\Z')
 
 
-def _list_text(req, providers: list) -> str:
-    """The list as JSON text, one format per provider.
+def _in_string(uuids) -> list:
+    """Uuids as they go inside a JSON string: as they are when every one
+    is plain (as the API makes them), else escaped."""
+    uuids = list(uuids)
+    if _PLAIN.match(''.join(uuids)):
+        return uuids
+    return [text_columns.quote(u)[1:-1] for u in uuids]
 
-    Same document as serialize() for each provider, without the nested
-    dicts and lists that made thousands of providers slow to answer.
-    Uuids go in as they are when every one is plain (as the API makes
-    them); names are always quoted.
+
+def _list_text(req, rows: list) -> str:
+    """The list as JSON text, written column by column (text_columns).
+
+    Same document as serialize() for each provider (``rows`` as
+    rp_api.list_providers() returns them), without the nested dicts and
+    lists, or a format per provider, that made thousands slow to answer.
     """
-    rels = ['self', 'inventories', 'usages']
-    for rel, since in (('aggregates', '1.1'), ('traits', '1.6'),
+    uuids, names, generations, parents, roots = (
+        zip(*rows) if rows else ((),) * 5)
+    uuids = _in_string(uuids)
+    prefix = text_columns.quote(
+        wsgi_util.url(req, '/resource_providers/'))[1:-1]
+    pieces = ['{"uuid":"', uuids, '","name":', text_columns.quoted(names),
+              ',"generation":', list(map(str, generations)),
+              ',"links":[{"rel":"self","href":"' + prefix, uuids]
+    for rel, since in (('inventories', '1.0'), ('usages', '1.0'),
+                       ('aggregates', '1.1'), ('traits', '1.6'),
                        ('allocations', '1.11')):
         if microversion.at_least(req, since):
-            rels.append(rel)
-    prefix = _quote(wsgi_util.url(req, '/resource_providers/'))[1:-1]
-    links = ','.join('{"rel":"%s","href":"%s%%s%s"}'
-                     % (rel, prefix.replace('%', '%%'),
-                        '' if rel == 'self' else '/' + rel)
-                     for rel in rels)
-    # Positional: the provider's uuid, name, generation, the uuid once
-    # per link, then (1.14) parent and root.
-    template = '{"uuid":"%%s","name":%%s,"generation":%%d,"links":[%s]' % links
-    with_tree = microversion.at_least(req, '1.14')
-    if with_tree:
-        template += ',"parent_provider_uuid":%s,"root_provider_uuid":"%s"'
-    template += '}'
-    uuids = [p['uuid'] for p in providers]
-    if with_tree:
-        uuids += [p['root_provider_uuid'] for p in providers]
-        uuids += [p['parent_provider_uuid'] or '' for p in providers]
-    if _PLAIN.match(''.join(uuids)):
-        escaped = str
+            pieces += ['"},{"rel":"%s","href":"%s' % (rel, prefix), uuids,
+                       '/' + rel]
+    if microversion.at_least(req, '1.14'):
+        pieces += ['"}],"parent_provider_uuid":', text_columns.nullable(
+            parents), ',"root_provider_uuid":"', _in_string(roots), '"}']
     else:
-        def escaped(value):
-            return _quote(value)[1:-1]
-    count = len(rels)
-    items = []
-    for provider in providers:
-        uuid = escaped(provider['uuid'])
-        values = (uuid, _quote(provider['name']),
-                  provider['generation']) + (uuid,) * count
-        if with_tree:
-            parent = provider['parent_provider_uuid']
-            values += ('null' if parent is None
-                       else '"%s"' % escaped(parent),
-                       escaped(provider['root_provider_uuid']))
-        items.append(template % values)
-    return '{"resource_providers":[%s]}' % ','.join(items)
+        pieces.append('"}]}')
+    return '{"resource_providers":[%s]}' % text_columns.items(
+        pieces, len(uuids))
 
 
 def list_providers(req):

@@ -34,10 +34,16 @@ def _to_dicts(session, providers) -> list:
             for p in providers]
 
 
+# The columns of a provider row, as list_providers() returns them.
+ROW_COLUMNS = ('uuid', 'name', 'generation', 'parent_provider_uuid',
+               'root_provider_uuid')
+
+
 def _rows_query() -> sa.Select:
-    """Provider rows with their parent and root uuids, without ORM
-    objects (lists may hold thousands of providers). A root (most
-    providers) is its own root: no lookup then; nor for a missing parent.
+    """Provider rows (ROW_COLUMNS) with their parent and root uuids,
+    without ORM objects (lists may hold thousands of providers). A root
+    (most providers) is its own root: no lookup then; nor for a missing
+    parent.
     """
     other = sa.orm.aliased(RP)
 
@@ -45,20 +51,13 @@ def _rows_query() -> sa.Select:
         return (sa.select(other.uuid).where(other.id == provider_id)
                 .scalar_subquery())
 
-    return (sa.select(RP.id, RP.uuid, RP.name, RP.generation,
+    return (sa.select(RP.uuid, RP.name, RP.generation,
                       sa.case((RP.parent_provider_id.is_(None), None),
                               else_=uuid_of(RP.parent_provider_id)),
                       sa.case((RP.root_provider_id == RP.id, RP.uuid),
-                              else_=uuid_of(RP.root_provider_id)))
+                              else_=sa.func.coalesce(
+                                  uuid_of(RP.root_provider_id), RP.uuid)))
             .order_by(RP.id))
-
-
-def _row_dict(row) -> dict:
-    # By position: Row._asdict() costs more than the query at thousands.
-    _id, uuid, name, generation, parent_uuid, root_uuid = row
-    return {'uuid': uuid, 'name': name, 'generation': generation,
-            'parent_provider_uuid': parent_uuid,
-            'root_provider_uuid': root_uuid or uuid}
 
 
 def create(context, name: str, uuid: str | None = None,
@@ -124,7 +123,10 @@ def resource_amounts(session, resources: dict) -> list:
 def list_providers(context, name=None, uuid=None, in_tree=None,
                    member_of=(), forbidden_aggregates=(), resources=None,
                    required=None) -> list:
-    """Providers matching every filter given, in one query."""
+    """Providers matching every filter given, in one query: rows
+    (sequences) of ROW_COLUMNS in id order; thousands of dicts would cost
+    more than the query.
+    """
     with db_session.reader.using(context) as session:
         if in_tree is not None:
             if session.scalar(sa.select(RP.id).where(
@@ -137,11 +139,7 @@ def list_providers(context, name=None, uuid=None, in_tree=None,
             name, uuid, in_tree, tuple(frozenset(g) for g in member_of),
             frozenset(forbidden_aggregates or ()), amounts,
             required or None)
-        # A few hundred rows at a time: kept rows outlive the request's
-        # young objects and wake a full garbage collection.
-        result = session.connection().execute(query)
-        return [_row_dict(row) for rows in result.partitions(500)
-                for row in rows]
+        return session.connection().execute(query).all()
 
 
 # Built once per set of filters (hashable; class ids, not names): a

@@ -14,6 +14,8 @@ import webob
 from blazar_ext.api.placement.handlers import allocation_candidate as ac
 from blazar_ext.api.placement.handlers import resource_provider as rp
 from blazar_ext.api.placement import microversion
+from blazar_ext.api.placement import text_columns
+from blazar_ext.db.api.placement import resource_provider as rp_db
 
 ROOT = '11111111-1111-1111-1111-111111111111'
 CHILD = '22222222-2222-2222-2222-222222222222'
@@ -96,25 +98,65 @@ class TestTreeCandidatesText(testtools.TestCase):
                           'provider_summaries': {}}, json.loads(body))
 
 
+def _rows(providers: list) -> list:
+    return [tuple(p[c] for c in rp_db.ROW_COLUMNS) for p in providers]
+
+
 class TestProviderListText(testtools.TestCase):
 
-    def test_text_is_the_serialized_list(self):
-        providers = [
-            {'uuid': ROOT, 'name': 'r\u00e9seau "1" \\ %s', 'generation': 4,
-             'parent_provider_uuid': None, 'root_provider_uuid': ROOT},
-            {'uuid': CHILD, 'name': 'child', 'generation': 0,
-             'parent_provider_uuid': ROOT, 'root_provider_uuid': ROOT}]
+    def _check(self, providers: list) -> None:
         for minor in range(microversion.MAX_VERSION.minor + 1):
             for script_name in ('/placement', '/a%20b/placement'):
                 req = _request('1.%d' % minor, script_name)
                 expected = {'resource_providers': [
                     rp.serialize(req, p) for p in providers]}
                 self.assertEqual(
-                    expected, json.loads(rp._list_text(req, providers)),
+                    expected,
+                    json.loads(rp._list_text(req, _rows(providers))),
                     '1.%d %s' % (minor, script_name))
 
+    def test_text_is_the_serialized_list(self):
+        self._check([
+            {'uuid': ROOT, 'name': 'r\u00e9seau "1" \\ %s', 'generation': 4,
+             'parent_provider_uuid': None, 'root_provider_uuid': ROOT},
+            {'uuid': CHILD, 'name': 'child', 'generation': 0,
+             'parent_provider_uuid': ROOT, 'root_provider_uuid': ROOT}])
+
+    def test_uuids_that_need_escaping(self):
+        # Not as the API makes them, but a column may hold them.
+        odd = 'a"b\\c'
+        self._check([
+            {'uuid': odd, 'name': 'odd', 'generation': 1,
+             'parent_provider_uuid': None, 'root_provider_uuid': odd},
+            {'uuid': OTHER, 'name': 'child', 'generation': 2,
+             'parent_provider_uuid': odd, 'root_provider_uuid': odd}])
+
+    def test_one_provider_and_none(self):
+        self._check([{'uuid': ROOT, 'name': 'one', 'generation': 0,
+                      'parent_provider_uuid': None,
+                      'root_provider_uuid': ROOT}])
+        self._check([])
+
     def test_text_is_ascii_as_the_encoder_writes_it(self):
-        text = rp._list_text(_request('1.39'), [
+        text = rp._list_text(_request('1.39'), _rows([
             {'uuid': ROOT, 'name': 'r\u00e9seau', 'generation': 0,
-             'parent_provider_uuid': None, 'root_provider_uuid': ROOT}])
+             'parent_provider_uuid': None, 'root_provider_uuid': ROOT}]))
         self.assertIn('"r\\u00e9seau"', text)
+
+
+class TestTextColumns(testtools.TestCase):
+
+    def test_items_interleaves_text_and_columns(self):
+        self.assertEqual(
+            '[a1x],[b2y],[c3z]',
+            text_columns.items(['[', ['a', 'b', 'c'], '', ['1', '2', '3'],
+                                '', ['x', 'y', 'z'], ']'], 3))
+
+    def test_one_item_and_none(self):
+        self.assertEqual('<v>', text_columns.items(['<', ['v'], '>'], 1))
+        self.assertEqual('', text_columns.items(['<', [], '>'], 0))
+
+    def test_quoted_and_nullable(self):
+        self.assertEqual(['"a\\"b"', '"\\u00e9"'],
+                         text_columns.quoted(['a"b', '\u00e9']))
+        self.assertEqual(['null', '"x"'], text_columns.nullable([None, 'x']))
