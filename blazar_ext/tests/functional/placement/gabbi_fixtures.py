@@ -1,8 +1,19 @@
-"""gabbi fixtures: configuration and a fresh database per YAML file."""
+"""gabbi fixtures: configuration and a fresh database per YAML file.
+
+gabbi finds a YAML file's fixtures by name (``fixtures: [PlacementFixture]``)
+in the fixture module given to build_tests. This module serves SQLite;
+``on_backend`` gives an object with the same names serving a fresh
+database of MariaDB/MySQL or PostgreSQL instead.
+"""
+
+import types
+import unittest
 
 from gabbi import fixture
 
 from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import services
 
 
 class PlacementFixture(fixture.GabbiFixture):
@@ -11,9 +22,37 @@ class PlacementFixture(fixture.GabbiFixture):
     def start_fixture(self):
         self.conf = fixtures.ConfFixture()
         self.conf.setUp()
-        self.db = fixtures.DatabaseFixture()
+        self.db = self.database_fixture()
         self.db.setUp()
+
+    def database_fixture(self):
+        """A fresh migrated SQLite database."""
+        return fixtures.DatabaseFixture()
 
     def stop_fixture(self):
         self.db.cleanUp()
         self.conf.cleanUp()
+
+
+class _BackendPlacementFixture(PlacementFixture):
+    BACKEND = ''
+
+    def start_fixture(self):
+        # Before anything starts: gabbi does not stop a fixture whose
+        # start raised, and marks every test of the file skipped.
+        reason = services.database_unavailable(self.BACKEND)
+        if reason:
+            raise unittest.SkipTest(reason)
+        super().start_fixture()
+
+    def database_fixture(self):
+        """A fresh database of the backend, migrated to head."""
+        return backends.BackendDatabase(self.BACKEND)
+
+
+def on_backend(backend: str) -> types.SimpleNamespace:
+    """A fixture module for build_tests: PlacementFixture on ``backend``
+    ('mysql' or 'postgresql'), skipping when its server does not answer."""
+    return types.SimpleNamespace(PlacementFixture=type(
+        'PlacementFixture', (_BackendPlacementFixture,),
+        {'BACKEND': backend, '__module__': __name__}))

@@ -1,5 +1,5 @@
 """The placement db layer used from other modules: trait filters as SQL,
-and the standard data sync."""
+and the standard data sync; on SQLite, MariaDB/MySQL and PostgreSQL."""
 
 import os_traits
 import sqlalchemy as sa
@@ -12,6 +12,7 @@ from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db import session as db_session
 from blazar_ext.query import traits as trait_query
 from blazar_ext.tests import base
+from blazar_ext.tests.functional import backends
 
 
 class TestTraitFilters(base.DBTestCase):
@@ -55,3 +56,7 @@ class TestTraitFilters(base.DBTestCase):
                         trait_query.parse('in:CUSTOM_GPU,HW_CPU_X86_SSE'),
                         rp.c.id)))
             self.assertEqual(1, count)
+
+
+TestTraitFiltersMySQL, TestTraitFiltersPostgreSQL = (
+    backends.on_each_backend(TestTraitFilters))

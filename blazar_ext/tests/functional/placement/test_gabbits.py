@@ -6,6 +6,12 @@ in order, in-process through wsgi-intercept, against a fresh database
 (.stestr.conf's group_regex keeps a file's entries in one worker).
 gabbits_root/ runs the same way against the placement family served
 alone at the root, as blazar-ext-placement-api serves it.
+
+Every file runs on SQLite (test ids ``test_gabbits.<file>_<entry>``), then
+on a fresh MariaDB/MySQL database (``test_gabbits_mysql.``) and on a fresh
+PostgreSQL database (``test_gabbits_postgresql.``); those two skip, with
+the reason, when their server does not answer (tools/test-setup.sh) or
+BLAZAR_EXT_TEST_SQLITE_ONLY is set.
 """
 
 import os
@@ -14,6 +20,7 @@ from gabbi import driver
 
 from blazar_ext.api import app as api_app
 from blazar_ext import conf
+from blazar_ext.tests.functional import backends
 from blazar_ext.tests.functional.placement import gabbi_fixtures
 
 GABBITS = os.path.join(os.path.dirname(__file__), 'gabbits')
@@ -35,13 +42,22 @@ def _intercept(build):
     return factory
 
 
-def load_tests(loader, tests, pattern):
-    """unittest/stestr protocol: one test per YAML entry."""
+def _build(loader, fixture_module, test_loader_name):
+    """Every file of gabbits/ and gabbits_root/ with these fixtures."""
     suite = driver.build_tests(GABBITS, loader,
                                intercept=_intercept(api_app.build),
-                               fixture_module=gabbi_fixtures,
-                               test_loader_name=__name__)
+                               fixture_module=fixture_module,
+                               test_loader_name=test_loader_name)
     suite.addTests(driver.build_tests(
         GABBITS_ROOT, loader, intercept=_intercept(api_app.build_placement),
-        fixture_module=gabbi_fixtures, test_loader_name=__name__))
+        fixture_module=fixture_module, test_loader_name=test_loader_name))
+    return suite
+
+
+def load_tests(loader, tests, pattern):
+    """unittest/stestr protocol: one test per YAML entry and database."""
+    suite = _build(loader, gabbi_fixtures, __name__)
+    for backend, _ in backends.BACKENDS:
+        suite.addTests(_build(loader, gabbi_fixtures.on_backend(backend),
+                              '%s_%s' % (__name__, backend)))
     return suite
