@@ -131,3 +131,30 @@ def _merge_mysql(element, sql_compiler, **kw):
     base, extra = (sql_compiler.process(c, **kw) for c in element.clauses)
     return ("CONCAT(TRIM(TRAILING '}' FROM %s), "
             "COALESCE(CONCAT(', ', SUBSTRING(%s, 2)), '}'))" % (base, extra))
+
+
+class joined(expression.FunctionElement):
+    """joined(value): the comma-separated text of a group's values, in no
+    set order; NULL for no row. (MySQL cuts it at group_concat_max_len,
+    which db/session.py raises for every connection.)"""
+
+    type = sa.Text()
+    name = 'joined'
+    inherit_cache = True
+
+
+_templated(joined, 'group_concat(%s)', "string_agg(CAST(%s AS TEXT), ',')",
+           'GROUP_CONCAT(%s)')
+
+
+class truncated(expression.FunctionElement):
+    """truncated(number): toward zero, as an integer, as Python's int()
+    does (PostgreSQL's and MySQL's casts round instead)."""
+
+    type = sa.BigInteger()
+    name = 'truncated'
+    inherit_cache = True
+
+
+_templated(truncated, 'CAST(%s AS INTEGER)', 'CAST(trunc(%s) AS BIGINT)',
+           'CAST(TRUNCATE(%s, 0) AS SIGNED)')

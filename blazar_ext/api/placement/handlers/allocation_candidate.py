@@ -7,6 +7,7 @@ from blazar_ext.api.placement import candidate_request
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement.schemas import query as query_schemas
+from blazar_ext.api.placement import text_columns
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import allocation_candidate as ac_api
 from blazar_ext import exceptions
@@ -58,27 +59,36 @@ def _encoded_once(value, cache: dict) -> str:
     return text
 
 
-def _body_text(req, result: dict, resources: dict) -> str:
-    """The response (1.27 and later) as JSON text, one format per candidate.
-
-    The same document _requests() and _summaries() give, without
-    thousands of nested dicts: they, the garbage collection they woke
-    and the encoder were most of the request. Summaries share their
-    'resources' and 'traits' values, so each distinct one is encoded once.
+def _body_text(req, flat: ac_api.FlatCandidates, resources: dict) -> str:
+    """The response (1.27 and later) as JSON text, written column by
+    column (text_columns): the same document _requests() and
+    _summaries() give, without thousands of nested dicts. Providers share
+    their 'resources' and 'traits' values, so each distinct one is
+    encoded once.
     """
+    count = len(flat.uuids)
+    uuids = text_columns.quoted(flat.uuids)
     resources_json = json.dumps(resources)
+    requests = ['{"allocations":{', uuids,
+                ':{"resources":%s}}' % resources_json]
     if microversion.at_least(req, '1.34'):
-        request = ('{"allocations":{%%s:{"resources":%s}},'
-                   '"mappings":{"":[%%s]}}' % resources_json)
-        requests = [request % (q, q)
-                    for q in map(_quote, result['candidates'])]
+        requests += [',"mappings":{"":[', uuids, ']}}']
     else:
-        request = '{"allocations":{%%s:{"resources":%s}}}' % resources_json
-        requests = [request % q for q in map(_quote, result['candidates'])]
+        requests.append('}')
+    cache = {}
+    summaries = [
+        '', uuids, ':{"resources":',
+        [_encoded_once(value, cache) for value in flat.resources],
+        ',"traits":', [_encoded_once(value, cache) for value in flat.traits]]
+    if microversion.at_least(req, '1.29'):
+        summaries += [',"parent_provider_uuid":',
+                      text_columns.nullable(flat.parents),
+                      ',"root_provider_uuid":',
+                      text_columns.quoted(flat.roots)]
+    summaries.append('}')
     return ('{"allocation_requests":[%s],"provider_summaries":{%s}}'
-            % (','.join(requests), _summaries_text(
-                result['summaries'], microversion.at_least(req, '1.29'),
-                {})))
+            % (text_columns.items(requests, count),
+               text_columns.items(summaries, count)))
 
 
 def _summaries_text(summaries: dict, with_tree: bool, cache: dict) -> str:
@@ -191,7 +201,7 @@ def _respond(req, context, request):
     except exceptions.InvalidProviderRequest as exc:
         raise errors.HTTPError(400, str(exc))
     wanted = {name for g in request.groups for name in g.resources}
-    if 'requests' in result:
+    if not isinstance(result, ac_api.FlatCandidates):
         if microversion.at_least(req, '1.29'):
             return wsgi_util.json_response(req, _tree_body_text(req, result))
         return wsgi_util.json_response(req, _tree_body(req, result, wanted))
@@ -200,7 +210,6 @@ def _respond(req, context, request):
         return wsgi_util.json_response(req, _body_text(req, result,
                                                        resources))
     return wsgi_util.json_response(req, {
-        'allocation_requests': _requests(req, result['candidates'],
-                                         resources),
-        'provider_summaries': _summaries(req, result['summaries'],
+        'allocation_requests': _requests(req, result.uuids, resources),
+        'provider_summaries': _summaries(req, result.summaries(),
                                          resources)})

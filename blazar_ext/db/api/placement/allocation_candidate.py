@@ -2,6 +2,7 @@
 one SQL query (capacity, traits, aggregates, tree), then summarised from
 their rows fetched by primary key."""
 
+import dataclasses
 import functools
 import itertools
 
@@ -15,6 +16,7 @@ from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
+from blazar_ext.query import json_text
 
 RP = models.ResourceProvider
 INV = models.Inventory
@@ -27,6 +29,32 @@ TRAIT = models.Trait
 _IN_CHUNK = 10000
 _PARTITION = 500
 _CLASS_NAMES = sa.select(RC.id, RC.name)
+
+
+@dataclasses.dataclass
+class FlatCandidates:
+    """Providers that alone satisfy a request, as columns, in id order.
+
+    ``resources`` ({class: {'capacity', 'used'}} for every class the
+    provider has) and ``traits`` (names, in trait id order) of providers
+    that look alike are one shared object: treat them as read-only.
+    """
+
+    uuids: list
+    parents: list
+    roots: list
+    resources: list
+    traits: list
+
+    def summaries(self) -> dict:
+        """{uuid: summary}: 'resources', 'traits', 'parent_provider_uuid'
+        and 'root_provider_uuid'."""
+        return {uuid: {'resources': resources, 'traits': traits,
+                       'parent_provider_uuid': parent,
+                       'root_provider_uuid': root}
+                for uuid, parent, root, resources, traits in zip(
+                    self.uuids, self.parents, self.roots, self.resources,
+                    self.traits)}
 
 
 def candidate_query(session, resources: dict, required=None,
@@ -70,8 +98,29 @@ def _candidate_select(amounts: tuple, required, root_required,
     if limit is not None:
         query = query.limit(limit)
     # The columns get_candidates reads with each id.
-    return query.add_columns(RP.uuid, RP.parent_provider_id,
-                             RP.root_provider_id)
+    return query.add_columns(RP.uuid, *rp_api.tree_uuids(),
+                             *_summary_columns(RP.id))
+
+
+def _summary_columns(provider_id) -> tuple:
+    """A provider's inventories ('class id:capacity:used', ...) and trait
+    ids ('id,...') as text, in no set order: most providers look alike, so
+    equal texts are read once (get_candidates), and the database, not
+    Python, goes through tens of thousands of rows."""
+    inv = sa.orm.aliased(INV)
+    entry = (sa.cast(inv.resource_class_id, sa.String) + ':'
+             + sa.cast(json_text.truncated(
+                 (inv.total - inv.reserved) * inv.allocation_ratio),
+                 sa.String) + ':'
+             + sa.cast(inv_api.used_expression(inv.resource_provider_id,
+                                               inv.resource_class_id),
+                       sa.String))
+    return (sa.select(json_text.joined(entry))
+            .where(inv.resource_provider_id == provider_id)
+            .scalar_subquery(),
+            sa.select(json_text.joined(RPT.trait_id))
+            .where(RPT.resource_provider_id == provider_id)
+            .scalar_subquery())
 
 
 def get_tree_candidates(context, groups: list, group_policy=None,
@@ -107,7 +156,7 @@ def get_tree_candidates(context, groups: list, group_policy=None,
 def get_any_candidates(context, groups: list, flat: dict | None,
                        group_policy=None, root_required=None,
                        same_subtrees=(), limit=None,
-                       nested_aware=True) -> dict:
+                       nested_aware=True) -> dict | FlatCandidates:
     """get_tree_candidates(), else get_candidates(**flat): one read
     transaction for both, not a session and connection each."""
     with db_session.reader.using(context):
@@ -171,16 +220,9 @@ def _chunks(ids: list, size: int = _IN_CHUNK):
 
 def get_candidates(context, resources: dict, required=None, member_of=(),
                    forbidden_aggregates=(), in_tree=None,
-                   root_required=None, limit=None) -> dict:
-    """{'candidates': [provider uuid], 'summaries': {uuid: summary}}.
-
-    A summary has 'resources' ({class: {capacity, used}} for every class
-    the provider has), 'traits', 'parent_provider_uuid' and
-    'root_provider_uuid'. The candidate query runs once; inventories,
-    usages and traits then come by primary key for the candidate ids.
-    Equal 'resources' and 'traits' values are one shared object (most
-    providers look alike): treat summaries as read-only.
-    """
+                   root_required=None, limit=None) -> FlatCandidates:
+    """The providers that alone satisfy ``resources`` and the filters,
+    with their summaries, from one query."""
     with db_session.reader.using(context) as session:
         names = set()
         for requirement in (required, root_required):
@@ -189,28 +231,49 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
         trait_api.check_exist(session, names)
         if in_tree is not None and session.scalar(
                 sa.select(RP.id).where(RP.uuid == in_tree)) is None:
-            return {'candidates': [], 'summaries': {}}
+            return FlatCandidates([], [], [], [], [])
         conn = session.connection()
-        providers = conn.execute(candidate_query(
+        rows = conn.execute(candidate_query(
             session, resources, required, member_of, forbidden_aggregates,
             in_tree, root_required, limit)).all()
-        ids = [row[0] for row in providers]
-        resources_of = _resources_of(conn, ids)
-        traits_of = _traits_of(conn, ids)
-        uuids = {row[0]: row[1] for row in providers}
-        uuids.update(provider_base.uuids_of(
-            session, {pid for row in providers for pid in row[2:]
-                      if pid is not None and pid not in uuids}))
-    no_traits = []
-    candidates, summaries = [], {}
-    for pid, uuid, parent_id, root_id in providers:
-        candidates.append(uuid)
-        summaries[uuid] = {
-            'resources': resources_of.get(pid, {}),
-            'traits': traits_of.get(pid, no_traits),
-            'parent_provider_uuid': uuids.get(parent_id),
-            'root_provider_uuid': uuids.get(root_id, uuid)}
-    return {'candidates': candidates, 'summaries': summaries}
+        if not rows:
+            return FlatCandidates([], [], [], [], [])
+        _ids, uuids, parents, roots, inventories, traits = zip(*rows)
+        return FlatCandidates(
+            list(uuids), list(parents), list(roots),
+            _read_inventories(conn, inventories), _read_traits(conn, traits))
+
+
+def _read_inventories(conn, texts) -> list:
+    """_summary_columns' inventory texts as {class: {'capacity', 'used'}}
+    in class id order, each distinct text read once."""
+    class_names = dict(conn.execute(_CLASS_NAMES).all())
+    read = {None: {}}
+    for text in set(texts) - set(read):
+        entries = sorted(tuple(map(int, entry.split(':')))
+                         for entry in text.split(','))
+        read[text] = {class_names[cid]: {'capacity': capacity,
+                                         'used': used}
+                      for cid, capacity, used in entries}
+    return [read[text] for text in texts]
+
+
+def _trait_names_select(where) -> sa.Select:
+    return sa.select(TRAIT.id, TRAIT.name).where(where(TRAIT.id))
+
+
+def _read_traits(conn, texts) -> list:
+    """_summary_columns' trait id texts as names in id order, each
+    distinct text read once."""
+    ids = {text: sorted(map(int, text.split(',')))
+           for text in set(texts) if text is not None}
+    names = dict(provider_base.execute_for_ids(
+        conn, _trait_names_select, set().union(*ids.values())).all()
+        if ids else ())
+    read = {text: [names[i] for i in trait_ids]
+            for text, trait_ids in ids.items()}
+    read[None] = []
+    return [read[text] for text in texts]
 
 
 # Thousands of candidates mean tens of thousands of rows. They are read in

@@ -39,24 +39,28 @@ ROW_COLUMNS = ('uuid', 'name', 'generation', 'parent_provider_uuid',
                'root_provider_uuid')
 
 
-def _rows_query() -> sa.Select:
-    """Provider rows (ROW_COLUMNS) with their parent and root uuids,
-    without ORM objects (lists may hold thousands of providers). A root
+def tree_uuids(provider=RP) -> tuple:
+    """(parent uuid, root uuid) of ``provider``'s row as columns. A root
     (most providers) is its own root: no lookup then; nor for a missing
-    parent.
-    """
+    parent."""
     other = sa.orm.aliased(RP)
 
     def uuid_of(provider_id):
         return (sa.select(other.uuid).where(other.id == provider_id)
                 .scalar_subquery())
 
-    return (sa.select(RP.uuid, RP.name, RP.generation,
-                      sa.case((RP.parent_provider_id.is_(None), None),
-                              else_=uuid_of(RP.parent_provider_id)),
-                      sa.case((RP.root_provider_id == RP.id, RP.uuid),
-                              else_=sa.func.coalesce(
-                                  uuid_of(RP.root_provider_id), RP.uuid)))
+    return (sa.case((provider.parent_provider_id.is_(None), None),
+                    else_=uuid_of(provider.parent_provider_id)),
+            sa.case((provider.root_provider_id == provider.id,
+                     provider.uuid),
+                    else_=sa.func.coalesce(uuid_of(provider.root_provider_id),
+                                           provider.uuid)))
+
+
+def _rows_query() -> sa.Select:
+    """Provider rows (ROW_COLUMNS), without ORM objects: lists may hold
+    thousands of providers."""
+    return (sa.select(RP.uuid, RP.name, RP.generation, *tree_uuids())
             .order_by(RP.id))
 
 

@@ -15,6 +15,7 @@ from blazar_ext.api.placement.handlers import allocation_candidate as ac
 from blazar_ext.api.placement.handlers import resource_provider as rp
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import text_columns
+from blazar_ext.db.api.placement import allocation_candidate as ac_db
 from blazar_ext.db.api.placement import resource_provider as rp_db
 
 ROOT = '11111111-1111-1111-1111-111111111111'
@@ -46,6 +47,16 @@ def _candidates() -> dict:
                     'root_provider_uuid': OTHER}}}
 
 
+def _flat(result: dict) -> ac_db.FlatCandidates:
+    summaries = [result['summaries'][u] for u in result['candidates']]
+    return ac_db.FlatCandidates(
+        uuids=result['candidates'],
+        parents=[s['parent_provider_uuid'] for s in summaries],
+        roots=[s['root_provider_uuid'] for s in summaries],
+        resources=[s['resources'] for s in summaries],
+        traits=[s['traits'] for s in summaries])
+
+
 class TestCandidatesText(testtools.TestCase):
 
     def test_text_is_the_dict_document(self):
@@ -59,12 +70,17 @@ class TestCandidatesText(testtools.TestCase):
                 'provider_summaries': ac._summaries(
                     req, result['summaries'], resources)}
             self.assertEqual(
-                expected, json.loads(ac._body_text(req, result, resources)),
+                expected,
+                json.loads(ac._body_text(req, _flat(result), resources)),
                 '1.%d' % minor)
+
+    def test_summaries_are_the_columns(self):
+        result = _candidates()
+        self.assertEqual(result['summaries'], _flat(result).summaries())
 
     def test_no_candidates(self):
         body = ac._body_text(_request('1.39'),
-                             {'candidates': [], 'summaries': {}},
+                             ac_db.FlatCandidates([], [], [], [], []),
                              {'VCPU': 1})
         self.assertEqual({'allocation_requests': [],
                           'provider_summaries': {}}, json.loads(body))
