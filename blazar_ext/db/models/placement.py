@@ -2,8 +2,14 @@
 inventories, consumers and allocations, traits and aggregates."""
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import mysql
 
 from blazar_ext.db.models import base
+
+# Double precision everywhere: MySQL's FLOAT is single precision, where
+# 0.7 is 0.699999988 and a capacity test in SQL comes out short.
+ALLOCATION_RATIO = sa.Float().with_variant(mysql.DOUBLE(asdecimal=False),
+                                           'mysql', 'mariadb')
 
 
 class ResourceProvider(base.BASE):
@@ -61,7 +67,7 @@ class Inventory(base.BASE):
     min_unit = sa.Column(sa.Integer, nullable=False)
     max_unit = sa.Column(sa.Integer, nullable=False)
     step_size = sa.Column(sa.Integer, nullable=False)
-    allocation_ratio = sa.Column(sa.Float, nullable=False)
+    allocation_ratio = sa.Column(ALLOCATION_RATIO, nullable=False)
 
 
 class Consumer(base.BASE):

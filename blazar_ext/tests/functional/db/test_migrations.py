@@ -445,6 +445,41 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
         self.assertEqual({providers['full']: (56, 97536, 1000),
                           providers['no-disk']: (8, 4096, 0)}, found)
 
+    def test_allocation_ratios_exact_after_0017(self):
+        migration.upgrade('0016', self.engine)
+        tables = self._tables()
+        ratios = {'VCPU': 0.7, 'MEMORY_MB': 1.1, 'DISK_GB': 16.0}
+        with self.engine.begin() as conn:
+            provider = conn.execute(
+                tables['resource_providers'].insert().values(
+                    uuid='rp', name='rp', generation=1)
+            ).inserted_primary_key[0]
+            for n, (name, ratio) in enumerate(sorted(ratios.items())):
+                conn.execute(tables['resource_classes'].insert().values(
+                    id=n + 1, name=name))
+                conn.execute(tables['inventories'].insert().values(
+                    resource_provider_id=provider, resource_class_id=n + 1,
+                    total=10, reserved=0, min_unit=1, max_unit=10,
+                    step_size=1, allocation_ratio=ratio))
+
+        migration.upgrade('0017', self.engine)
+        inventories = self._tables()['inventories']
+        classes = self._tables()['resource_classes']
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(classes.c.name, inventories.c.allocation_ratio,
+                          inventories.c.total * inventories.c.allocation_ratio)
+                .join(classes, classes.c.id ==
+                      inventories.c.resource_class_id)).all()
+        # Read back, and multiplied in SQL, as written: MySQL's FLOAT
+        # gave 0.699999988 and 6.99999988. (Reflected, MySQL's DOUBLE
+        # reads as Decimal.)
+        self.assertEqual(ratios, {name: float(ratio)
+                                  for name, ratio, _ in rows})
+        self.assertEqual({'VCPU': 7, 'MEMORY_MB': 11, 'DISK_GB': 160},
+                         {name: round(float(product), 9)
+                          for name, _, product in rows})
+
     def _empty(self, table: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(sa.text('DELETE FROM %s' % table))
