@@ -14,32 +14,11 @@ import threading
 from cheroot import wsgi
 from oslo_log import log as logging
 
+from blazar_ext.wsgi import blocks
+
 LOG = logging.getLogger(__name__)
 
 BACKLOG = 128
-# Bytes handed to cheroot per write. Its writer copies everything still
-# unsent on each send to the socket, so a body of megabytes written whole
-# is copied over and over (quadratic); in blocks, once.
-WRITE_BLOCK = 65536
-
-
-def in_blocks(app):
-    """``app`` with each body chunk longer than WRITE_BLOCK passed on in
-    slices of that size (bytes, as cheroot wants: one copy in all)."""
-    def blocks(environ, start_response):
-        body = app(environ, start_response)
-        try:
-            for chunk in body:
-                if len(chunk) <= WRITE_BLOCK:
-                    yield chunk
-                    continue
-                for start in range(0, len(chunk), WRITE_BLOCK):
-                    yield chunk[start:start + WRITE_BLOCK]
-        finally:
-            close = getattr(body, 'close', None)
-            if close is not None:
-                close()
-    return blocks
 
 
 class _SharedSocketServer(wsgi.Server):
@@ -85,8 +64,9 @@ def serve(app_factory, host: str, port: int, workers: int = 1,
     options = dict(numthreads=threads, server_name=name,
                    request_queue_size=BACKLOG)
     if workers <= 1:
-        _serve_one(wsgi.Server((host, port), in_blocks(app_factory()),
-                               **options), threads, name)
+        _serve_one(wsgi.Server((host, port),
+                               blocks.in_blocks(app_factory()), **options),
+                   threads, name)
         return
     listening = _listen(host, port)
     children = []
@@ -95,8 +75,9 @@ def serve(app_factory, host: str, port: int, workers: int = 1,
         if pid == 0:
             try:
                 _serve_one(_SharedSocketServer(
-                    listening, (host, port), in_blocks(app_factory()),
-                    **options), threads, name)
+                    listening, (host, port),
+                    blocks.in_blocks(app_factory()), **options),
+                    threads, name)
             finally:
                 os._exit(0)
         children.append(pid)

@@ -6,7 +6,7 @@ from cheroot import wsgi
 import requests
 import testtools
 
-from blazar_ext.wsgi import server
+from blazar_ext.wsgi import blocks
 
 
 class _Body(list):
@@ -30,7 +30,7 @@ class TestInBlocks(testtools.TestCase):
         big = bytes(range(256)) * 1000  # 256,000 bytes
         app, body = self._app(b'head', big, b'tail')
         started = []
-        out = list(server.in_blocks(app)({}, lambda *a: started.append(a)))
+        out = list(blocks.in_blocks(app)({}, lambda *a: started.append(a)))
         self.assertEqual([('200 OK', [('Content-Type', 'text/plain')])],
                          started)
         self.assertEqual(b'head' + big + b'tail', b''.join(out))
@@ -41,15 +41,15 @@ class TestInBlocks(testtools.TestCase):
 
     def test_body_closed_when_the_client_goes(self):
         app, body = self._app(b'x' * 200000)
-        blocks = server.in_blocks(app)({}, lambda *a: None)
-        next(blocks)
-        blocks.close()
+        sent = blocks.in_blocks(app)({}, lambda *a: None)
+        next(sent)
+        sent.close()
         self.assertTrue(body.closed)
 
     def test_served_whole_by_cheroot(self):
         big = b'0123456789abcdef' * 500000  # 8 MB
         app, _body = self._app(big)
-        httpd = wsgi.Server(('127.0.0.1', 0), server.in_blocks(app),
+        httpd = wsgi.Server(('127.0.0.1', 0), blocks.in_blocks(app),
                             numthreads=2)
         httpd.prepare()
         threading.Thread(target=httpd.serve, daemon=True).start()
