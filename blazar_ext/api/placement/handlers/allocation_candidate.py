@@ -10,6 +10,7 @@ from blazar_ext.api.placement.schemas import query as query_schemas
 from blazar_ext.api.placement import text_columns
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import allocation_candidate as ac_api
+from blazar_ext.db.api.placement import candidate_trees
 from blazar_ext import exceptions
 from blazar_ext.policies import placement_allocation_candidate as rules
 from blazar_ext import policy
@@ -112,53 +113,88 @@ def _tree_body_text(req, result: dict) -> str:
     """_tree_body()'s document (1.29 and later) as JSON text.
 
     Tens of thousands of requests, each a few nested dicts, cost more to
-    build and encode than to find: each request is written once, its
-    shared {class: amount} values and quoted uuids encoded once.
+    build and encode than to find. Trees that look alike share a Shape:
+    its requests are written once as a format with a field for each of
+    its providers, then filled with each tree's quoted uuids.
     """
-    cache = {}
-    quoted = {}
     with_mappings = microversion.at_least(req, '1.34')
-    requests = []
-    for allocations, mappings in result['requests']:
-        parts = []
-        for uuid, resources in allocations.items():
-            name = quoted.get(uuid)
-            if name is None:
-                name = quoted[uuid] = _quote(uuid)
-            parts.append('%s:{"resources":%s}' % (
-                name, _encoded_once(resources, cache)))
-        text = '{"allocations":{%s}' % ','.join(parts)
-        if with_mappings:
-            text += ',"mappings":{%s}' % ','.join(
-                '%s:[%s]' % (_quote(suffix), ','.join(map(_quote, uuids)))
-                for suffix, uuids in mappings.items())
-        requests.append(text + '}')
+    formats = {}
+    texts = []
+    for uuids, shape in result['trees']:
+        text = formats.get(id(shape))
+        if text is None:
+            text = formats[id(shape)] = _shape_format(shape, with_mappings)
+        texts.append(text.format(*map(_quote, uuids)))
     return ('{"allocation_requests":[%s],"provider_summaries":{%s}}'
-            % (','.join(requests), _summaries_text(result['summaries'],
-                                                   True, cache)))
+            % (','.join(texts),
+               _tree_summaries_text(result['summaries'])))
+
+
+def _braced(text: str) -> str:
+    """``text`` as literal text of a str.format() format."""
+    return text.replace('{', '{{').replace('}', '}}')
+
+
+def _shape_format(shape, with_mappings: bool) -> str:
+    """A Shape's requests as one str.format() format: field {i} is the
+    quoted uuid of the tree's provider in slot i."""
+    requests = []
+    for allocation, mappings in shape.requests:
+        text = '{{"allocations":{{%s}}' % ','.join(
+            '{%d}:%s' % (slot, _braced('{"resources":%s}'
+                                       % json.dumps(resources)))
+            for slot, resources in allocation.items())
+        if with_mappings:
+            text += ',"mappings":{{%s}}' % ','.join(
+                '%s:[%s]' % (_braced(_quote(suffix)),
+                             ','.join('{%d}' % slot for slot in slots))
+                for suffix, slots in mappings.items())
+        requests.append(text + '}}')
+    return ','.join(requests)
+
+
+def _tree_summaries_text(summaries: list) -> str:
+    """The (uuid, resources, traits, parent uuid, root uuid) summaries as
+    JSON text (1.29 and later), each shared value encoded once."""
+    cache = {}
+    texts = []
+    for uuid, resources, traits, parent, root in summaries:
+        texts.append(
+            '%s:{"resources":%s,"traits":%s,"parent_provider_uuid":%s,'
+            '"root_provider_uuid":%s}' % (
+                _quote(uuid), _encoded_once(resources, cache),
+                _encoded_once(traits, cache),
+                'null' if parent is None else _quote(parent),
+                _quote(root)))
+    return ','.join(texts)
 
 
 def _tree_body(req, result: dict, wanted: set) -> dict:
     """Allocation requests spread over providers, with their mappings."""
     requests = []
-    for allocations, mappings in result['requests']:
-        if microversion.at_least(req, '1.12'):
-            request = {'allocations': {
-                uuid: {'resources': resources}
-                for uuid, resources in allocations.items()}}
-        else:
-            request = {'allocations': [
-                {'resource_provider': {'uuid': uuid},
-                 'resources': resources}
-                for uuid, resources in allocations.items()]}
-        if microversion.at_least(req, '1.34'):
-            request['mappings'] = mappings
-        requests.append(request)
-    summaries = result['summaries']
+    used = set()
+    expanded = candidate_trees.expanded
+    for uuids, shape in result['trees']:
+        for allocations, mappings in expanded(uuids, shape):
+            used.update(allocations)
+            if microversion.at_least(req, '1.12'):
+                request = {'allocations': {
+                    uuid: {'resources': resources}
+                    for uuid, resources in allocations.items()}}
+            else:
+                request = {'allocations': [
+                    {'resource_provider': {'uuid': uuid},
+                     'resources': resources}
+                    for uuid, resources in allocations.items()]}
+            if microversion.at_least(req, '1.34'):
+                request['mappings'] = mappings
+            requests.append(request)
+    summaries = {
+        uuid: {'resources': resources, 'traits': traits,
+               'parent_provider_uuid': parent, 'root_provider_uuid': root}
+        for uuid, resources, traits, parent, root in result['summaries']}
     if not microversion.at_least(req, '1.29'):
         # Before nested awareness, only the providers the requests use.
-        used = {uuid for allocations, _ in result['requests']
-                for uuid in allocations}
         summaries = {u: s for u, s in summaries.items() if u in used}
     return {'allocation_requests': requests,
             'provider_summaries': _summaries(req, summaries, wanted)}

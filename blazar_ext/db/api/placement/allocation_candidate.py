@@ -4,7 +4,6 @@ their rows fetched by primary key."""
 
 import dataclasses
 import functools
-import itertools
 
 import sqlalchemy as sa
 
@@ -126,9 +125,10 @@ def _summary_columns(provider_id) -> tuple:
 def get_tree_candidates(context, groups: list, group_policy=None,
                         root_required=None, same_subtrees=(),
                         limit=None, nested_aware=True) -> dict | None:
-    """{'requests': [(allocations, mappings)], 'summaries'} by uuid and
-    class name, or None when the request and the data need no trees (one
-    unnamed group, no nested or sharing provider): get_candidates then.
+    """{'trees': [(provider uuids, Shape)], 'summaries': [(uuid,
+    resources, traits, parent uuid, root uuid)]} (see _tree_result), or
+    None when the request and the data need no trees (one unnamed group,
+    no nested or sharing provider): get_candidates then.
     Not ``nested_aware`` (before 1.29), no two providers of a request
     share a tree.
     """
@@ -147,10 +147,10 @@ def get_tree_candidates(context, groups: list, group_policy=None,
         class_ids = {name: cid for name, cid in zip(
             sorted(classes), (cid for cid, _ in rp_api.resource_amounts(
                 session, dict.fromkeys(classes, 1))))}
-        found, tree = candidate_trees.find(
+        found, root_of = candidate_trees.find(
             conn, groups, class_ids, group_policy, root_required,
             same_subtrees, limit, nested_aware)
-        return _tree_result(session, conn, found, tree)
+        return _tree_result(conn, found, root_of)
 
 
 def get_any_candidates(context, groups: list, flat: dict | None,
@@ -168,49 +168,70 @@ def get_any_candidates(context, groups: list, flat: dict | None,
         return result
 
 
-def _tree_result(session, conn, found, tree) -> dict:
-    """Requests and summaries by uuid and class name; the summaries cover
-    every provider of the trees the requests use."""
+def _tree_result(conn, found: list, root_of: dict) -> dict:
+    """The answers by uuid and class name.
+
+    'trees': [(provider uuids, Shape)], a tree's requests over its
+    providers' uuids (candidate_trees.expanded() gives them as dicts);
+    the trees that look alike share one Shape, its amounts
+    {class name: amount}. 'summaries': [(uuid, resources, traits,
+    parent uuid, root uuid)] of every provider of the trees the requests
+    use, in id order; equal resources and traits are one shared object.
+    """
     if not found:
-        return {'requests': [], 'summaries': {}}
-    roots_of = tree.roots
-    roots = {roots_of.get(pid, pid) for allocation, mappings in found
-             for pid in itertools.chain(allocation, *mappings.values())}
-    ids = sorted({pid for pid, root in roots_of.items() if root in roots}
-                 | {pid for allocation, _ in found for pid in allocation})
-    uuids = tree.uuids
-    missing = [pid for pid in ids if pid not in uuids]
-    if missing:
-        uuids = dict(uuids, **provider_base.uuids_of(session, missing))
-    parents = tree.parents
-    class_names = dict(conn.execute(_CLASS_NAMES).all())
+        return {'trees': [], 'summaries': []}
+    roots = sorted({root_of[pid] for pids, _ in found for pid in pids})
+    providers = _tree_providers(conn, roots)
+    uuids = {row[0]: row[3] for row in providers}
+    # By id, not by a join on the roots: the database then reads the
+    # inventory and trait rows of these providers alone.
+    ids = [row[0] for row in providers]
     resources_of = _resources_of(conn, ids)
     traits_of = _traits_of(conn, ids)
-    summaries = {}
-    no_traits = []
-    for pid in ids:
-        uuid = uuids[pid]
-        summaries[uuid] = {
-            'resources': resources_of.get(pid, {}),
-            'traits': traits_of.get(pid, no_traits),
-            'parent_provider_uuid': uuids.get(parents.get(pid)),
-            'root_provider_uuid': uuids.get(roots_of.get(pid), uuid)}
-    requests = []
-    # Equal {class id: amount} dicts (a suffixed group's, shared) become
-    # one {class name: amount} dict.
-    named = {}
-    for allocation, mappings in found:
-        by_uuid = {}
-        for pid, amounts in allocation.items():
-            key = tuple(amounts.items())
-            resources = named.get(key)
-            if resources is None:
-                resources = named[key] = {class_names[cid]: amount
-                                          for cid, amount in key}
-            by_uuid[uuids[pid]] = resources
-        requests.append((by_uuid, {suffix: [uuids[pid] for pid in pids]
-                                   for suffix, pids in mappings.items()}))
-    return {'requests': requests, 'summaries': summaries}
+    no_resources, no_traits = {}, []
+    summaries = [
+        (uuid, resources_of.get(pid, no_resources),
+         traits_of.get(pid, no_traits), uuids.get(parent), uuids[root])
+        for pid, parent, root, uuid in providers]
+    class_names = dict(conn.execute(_CLASS_NAMES).all())
+    named, shapes, trees = {}, {}, []
+    for pids, shape in found:
+        mine = shapes.get(id(shape))
+        if mine is None:
+            mine = shapes[id(shape)] = candidate_trees.Shape(tuple(
+                ({slot: _named(amounts, named, class_names)
+                  for slot, amounts in allocation.items()}, mappings)
+                for allocation, mappings in shape.requests))
+        trees.append((tuple([uuids[pid] for pid in pids]), mine))
+    return {'trees': trees, 'summaries': summaries}
+
+
+def _named(amounts: dict, named: dict, class_names: dict) -> dict:
+    """{class name: amount} of {class id: amount}, one dict per value."""
+    key = tuple(amounts.items())
+    value = named.get(key)
+    if value is None:
+        value = named[key] = {class_names[cid]: amount
+                              for cid, amount in key}
+    return value
+
+
+def _tree_providers_select(where) -> sa.Select:
+    return (sa.select(RP.id, RP.parent_provider_id, RP.root_provider_id,
+                      RP.uuid)
+            .where(where(RP.root_provider_id)).order_by(RP.id))
+
+
+def _tree_providers(conn, roots: list) -> list:
+    """(id, parent id, root id, uuid) of the providers of the trees of
+    ``roots``, in id order."""
+    rows = []
+    for chunk in _chunks(roots):
+        rows += provider_base.execute_for_ids(
+            conn, _tree_providers_select, chunk).all()
+    if len(roots) > _IN_CHUNK:
+        rows.sort()
+    return rows
 
 
 def _chunks(ids: list, size: int = _IN_CHUNK):

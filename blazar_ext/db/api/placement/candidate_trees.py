@@ -110,19 +110,24 @@ def _root_clauses(root_filter, sharing: set) -> list:
 
 
 def _providers_for(conn, group, class_id, amount, sharing_ids,
-                   inventory: dict, root_filter=None) -> dict:
+                   found: '_Found', root_filter=None) -> dict:
     """{root id: {provider id}} that can give ``amount`` of the class.
 
-    Adds (capacity, used, max_unit) of each one's inventory of the class
-    to ``inventory`` by (provider id, class id): the rows come with them.
-    Trees whose root fails ``root_filter`` are left out.
+    Notes in ``found`` each provider's root, the roots known to meet
+    ``root_filter`` and, when ``found.inventory`` is kept (groups may
+    ask one provider for a sum), (capacity, used, max_unit) of each
+    one's inventory of the class by (provider id, class id). Trees whose
+    root fails ``root_filter`` are left out.
     """
     inv = sa.orm.aliased(INV)
-    used = inv_api.used_expression(inv.resource_provider_id,
-                                   inv.resource_class_id)
-    query = (sa.select(RP.id, RP.root_provider_id,
-                       inv.total - inv.reserved, inv.allocation_ratio,
-                       used, inv.max_unit)
+    inventory = found.inventory
+    columns = [RP.id, RP.root_provider_id]
+    if inventory is not None:
+        columns += [inv.total - inv.reserved, inv.allocation_ratio,
+                    inv_api.used_expression(inv.resource_provider_id,
+                                            inv.resource_class_id),
+                    inv.max_unit]
+    query = (sa.select(*columns)
              .join(inv, sa.and_(inv.resource_provider_id == RP.id,
                                 inv.resource_class_id == class_id))
              .where(*inv_api.fits(inv, amount),
@@ -130,21 +135,28 @@ def _providers_for(conn, group, class_id, amount, sharing_ids,
                     *_tree_clause(conn, group.in_tree),
                     *_root_clauses(root_filter, sharing_ids)))
     roots = collections.defaultdict(set)
+    root_of, verified = found.root_of, found.verified
     sharing = []
     # all(): fetched at once, not a row at a time through the cursor.
-    for pid, root, free, ratio, in_use, max_unit in conn.execute(
-            query).all():
+    for row in conn.execute(query).all():
+        pid, root = row[0], row[1]
         roots[root].add(pid)
-        inventory[(pid, class_id)] = (int(free * ratio), int(in_use),
-                                      max_unit)
+        root_of[pid] = root
         if pid in sharing_ids:
             sharing.append(pid)
+        else:
+            # The root clause held for it: its root meets root_filter.
+            verified.add(root)
+        if inventory is not None:
+            inventory[(pid, class_id)] = (int(row[2] * row[3]), int(row[4]),
+                                          row[5])
     # A sharing provider serves the trees it shares with. in_tree keeps
     # the unnamed group in one tree, but a suffixed group's provider may
     # still be shared out of its own (as Placement).
     if sharing and (group.in_tree is None or group.same_provider):
         for pid, root in _anchors(conn, sharing, root_filter):
             roots[root].add(pid)
+            verified.add(root)
     return roots
 
 
@@ -185,22 +197,44 @@ def uses_trees(conn) -> bool:
 
 @dataclasses.dataclass
 class _Tree:
-    """What the database knows about the providers of candidate trees."""
+    """What the checks of a combination read about its providers."""
 
     parents: dict
     roots: dict
-    uuids: dict
     traits: dict
-    inventory: dict  # (provider id, class id) -> (capacity, used, max_unit)
+    inventory: dict | None  # (provider id, class id) -> (capacity, used,
+    #                         max_unit), kept when groups may overlap
 
 
-def _tree_data(conn, root_ids, extra_ids, inventory: dict,
+@dataclasses.dataclass
+class _Found:
+    """What the provider queries note on the way."""
+
+    inventory: dict | None
+    root_of: dict = dataclasses.field(default_factory=dict)
+    verified: set = dataclasses.field(default_factory=set)
+
+
+@dataclasses.dataclass(eq=False)
+class Shape:
+    """The allocation requests of one tree, over its slots.
+
+    ``requests`` are (allocation {slot: {class: amount}}, mappings
+    {suffix: (slot, ...)}); slot i stands for the i-th provider (in id
+    order) of the tree's entry. Trees whose options have one pattern
+    share one shape: it is found, named and written once. Read-only.
+    """
+
+    requests: tuple
+
+
+def _tree_data(conn, root_ids, extra_ids, inventory: dict | None,
                with_traits: bool) -> _Tree:
-    """The providers of the trees of ``root_ids`` and ``extra_ids``; their
-    traits only ``with_traits`` (only the unnamed group's required traits
-    need them before the summaries)."""
+    """Parents and roots of the providers of the trees of ``root_ids``
+    and of ``extra_ids``; their traits only ``with_traits`` (only the
+    unnamed group's required traits need them)."""
     rows = conn.execute(sa.select(RP.id, RP.parent_provider_id,
-                                  RP.root_provider_id, RP.uuid).where(sa.or_(
+                                  RP.root_provider_id).where(sa.or_(
                                       _ids_in(RP.root_provider_id, root_ids),
                                       _ids_in(RP.id, extra_ids)))).all()
     traits = collections.defaultdict(set)
@@ -213,8 +247,7 @@ def _tree_data(conn, root_ids, extra_ids, inventory: dict,
                                [row[0] for row in rows]))).all():
             traits[pid].add(name)
     return _Tree(parents={r[0]: r[1] for r in rows},
-                 roots={r[0]: r[2] for r in rows},
-                 uuids={r[0]: r[3] for r in rows}, traits=traits,
+                 roots={r[0]: r[2] for r in rows}, traits=traits,
                  inventory=inventory)
 
 
@@ -226,33 +259,34 @@ def _satisfies(requirement, names: set) -> bool:
             and all(group & names for group in requirement.any_of))
 
 
-def _group_options(group, class_ids, options, root, tree):
-    """Each way one group can be met in the tree of ``root``:
-    {provider id: {class id: amount}}; read-only, the inner dicts may be
-    shared."""
-    per_class = [(class_ids[name], amount, sorted(options[(group.suffix,
-                                                           name)][root]))
-                 for name, amount in sorted(group.resources.items())]
+def _group_options(group, amounts: list, lists: list, tree,
+                   check_traits: bool) -> list:
+    """Each way one group can be met from ``lists`` (its providers per
+    class, in id order, beside ``amounts`` [(class id, amount)]; or of a
+    resourceless group): {provider id: {class id: amount}}; read-only,
+    the inner dicts may be shared."""
+    if not amounts:
+        return [{pid: {}} for pid in lists[0]]
     if group.same_provider:
-        common = set.intersection(*(set(p) for _, _, p in per_class))
-        amounts = {cid: amount for cid, amount, _ in per_class}
-        for pid in sorted(common):
-            yield {pid: amounts}
-        return
-    check_traits = bool(group.required)
-    for choice in itertools.product(*(p for _, _, p in per_class)):
+        common = set(lists[0]).intersection(*lists[1:])
+        shared = dict(amounts)
+        return [{pid: shared} for pid in sorted(common)]
+    check_traits = check_traits and bool(group.required)
+    ways = []
+    for choice in itertools.product(*lists):
         if check_traits:
             names = set().union(*(tree.traits.get(p, ()) for p in choice))
             if not _satisfies(group.required, names):
                 continue
         alloc = {}
-        for (cid, amount, _), pid in zip(per_class, choice):
+        for (cid, amount), pid in zip(amounts, choice):
             mine = alloc.get(pid)
             if mine is None:
                 alloc[pid] = {cid: amount}
             else:
                 mine[cid] = amount
-        yield alloc
+        ways.append(alloc)
+    return ways
 
 
 def _fits(tree, combination) -> bool:
@@ -294,7 +328,7 @@ def _same_subtree(tree, providers: list) -> bool:
     return any(all(p in chain for chain in chains) for p in providers)
 
 
-def _resourceless(conn, group, root_ids) -> dict:
+def _resourceless(conn, group, root_ids, root_of: dict) -> dict:
     """{root: {provider id}} meeting a resourceless group's filters."""
     query = sa.select(RP.id, RP.root_provider_id).where(
         _ids_in(RP.root_provider_id, root_ids),
@@ -304,87 +338,205 @@ def _resourceless(conn, group, root_ids) -> dict:
     roots = collections.defaultdict(set)
     for pid, root in conn.execute(query).all():
         roots[root].add(pid)
+        root_of[pid] = root
     return roots
+
+
+def _failing_roots(conn, root_ids, root_filter) -> set:
+    """Those of ``root_ids`` that do not meet ``root_filter``."""
+    if not root_ids:
+        return set()
+    return set(root_ids) - set(conn.scalars(
+        sa.select(RP.id).where(_ids_in(RP.id, sorted(root_ids)),
+                               *trait_api.provider_filter(root_filter,
+                                                          RP.id))))
+
+
+@dataclasses.dataclass
+class _Request:
+    """What every tree's combinations are built and checked with."""
+
+    groups: list
+    amounts: list  # per group: [(class id, amount)] by class name
+    group_policy: str | None
+    same_subtrees: tuple
+    check_fits: bool
+    check_traits: bool
+    nested_aware: bool
+
+    @property
+    def general(self) -> bool:
+        """Whether a combination's fate depends on more than which of
+        the tree's providers it names (capacity summed, traits, parents,
+        roots): then each tree is enumerated on its own."""
+        return bool(self.check_fits or self.check_traits
+                    or self.same_subtrees or not self.nested_aware)
+
+
+def _combinations(request: _Request, lists: list, tree) -> list:
+    """[(allocation {pid: {cid: amount}}, mappings {suffix: [pid]})] of
+    one tree, from ``lists`` (per group, its providers per class, in id
+    order), at most MAX_PER_TREE."""
+    groups = request.groups
+    per_group, start = [], 0
+    for group, amounts in zip(groups, request.amounts):
+        count = len(amounts) or 1
+        per_group.append(_group_options(group, amounts,
+                                        lists[start:start + count], tree,
+                                        request.check_traits))
+        start += count
+    check = (request.check_fits or request.group_policy == 'isolate'
+             or request.same_subtrees)
+    results = []
+    for combination in itertools.product(*per_group):
+        if check and not _acceptable(tree, groups, combination,
+                                     request.group_policy,
+                                     request.same_subtrees,
+                                     request.check_fits):
+            continue
+        merged = _merge(groups, combination)
+        if not request.nested_aware and not _one_per_tree(tree, merged[0]):
+            continue
+        results.append(merged)
+        if len(results) >= MAX_PER_TREE:
+            break
+    return results
+
+
+def _shape(results: list, in_tree) -> tuple:
+    """(Shape, the providers its slots stand for, whether a request
+    uses no provider ``in_tree``) of one tree's ``results``."""
+    used = sorted({pid for _, mappings in results
+                   for pids in mappings.values() for pid in pids})
+    slot = {pid: i for i, pid in enumerate(used)}
+    requests = tuple(
+        ({slot[pid]: amounts for pid, amounts in allocation.items()},
+         {suffix: tuple([slot[pid] for pid in pids])
+          for suffix, pids in mappings.items()})
+        for allocation, mappings in results)
+    off_tree = not all(any(in_tree(pid) for pids in mappings.values()
+                           for pid in pids) for _, mappings in results)
+    return Shape(requests), tuple(used), off_tree
+
+
+def expanded(pids, shape: Shape):
+    """The requests of ``shape`` with its slots' ``pids`` (or uuids):
+    (allocation {pid: amounts}, mappings {suffix: [pid]})."""
+    for allocation, mappings in shape.requests:
+        yield ({pids[s]: amounts for s, amounts in allocation.items()},
+               {suffix: [pids[s] for s in slots]
+                for suffix, slots in mappings.items()})
+
+
+class _Patterns:
+    """Shapes by pattern: trees whose options, written as positions
+    among the tree's own providers (with which of them are in the tree),
+    are alike have the same combinations, found once."""
+
+    def __init__(self, request: _Request):
+        self.request = request
+        self.shapes = {}
+
+    def entry(self, lists: list, in_tree) -> tuple:
+        local = sorted(set().union(*lists))
+        index = {pid: i for i, pid in enumerate(local)}
+        flags = tuple([in_tree(pid) for pid in local])
+        positions = tuple([tuple([index[pid] for pid in pids])
+                           for pids in lists])
+        key = (positions, flags)
+        known = self.shapes.get(key)
+        if known is None:
+            known = self.shapes[key] = _shape(
+                _combinations(self.request, positions, None),
+                flags.__getitem__)
+        shape, slots, off_tree = known
+        return shape, tuple([local[i] for i in slots]), off_tree
 
 
 def find(conn, groups: list, class_ids: dict, group_policy=None,
          root_filter=None, same_subtrees=(), limit=None, nested_aware=True):
-    """[(allocation {pid: {cid: amount}}, mappings {suffix: [pid]})], and
-    the _Tree of the providers involved.
+    """[(provider ids, Shape)], one entry a tree with answers in root id
+    order, and {provider id: root id} of the providers they name.
 
     Not ``nested_aware`` (before 1.29), an allocation takes from one
     provider per tree at most: sharing providers still combine with a
     tree, a tree's providers not with each other (as Placement).
     """
     sharing = sharing_ids(conn)
-    options = {}
-    inventory = {}
+    check_fits = _may_overlap(groups)
+    found = _Found(inventory={} if check_fits else None)
+    options = []
     candidate_roots = None
     for group in groups:
-        for name, amount in group.resources.items():
+        for name, amount in sorted(group.resources.items()):
             roots = _providers_for(conn, group, class_ids[name], amount,
-                                   sharing, inventory, root_filter)
-            options[(group.suffix, name)] = roots
+                                   sharing, found, root_filter)
+            options.append(roots)
             keys = set(roots)
             candidate_roots = (keys if candidate_roots is None
                                else candidate_roots & keys)
     candidate_roots = candidate_roots or set()
-    if root_filter is not None and candidate_roots:
-        candidate_roots &= set(conn.scalars(
-            sa.select(RP.id).where(_ids_in(RP.id, candidate_roots),
-                                   *trait_api.provider_filter(root_filter,
-                                                              RP.id))))
-    resourceless = {g.suffix: _resourceless(conn, g, candidate_roots)
+    if root_filter is not None:
+        # Only roots reached through a sharing provider's own tree are
+        # still to check.
+        candidate_roots -= _failing_roots(
+            conn, candidate_roots - found.verified, root_filter)
+    resourceless = {g.suffix: _resourceless(conn, g, candidate_roots,
+                                            found.root_of)
                     for g in groups if not g.resources}
-    for suffix, roots in resourceless.items():
+    for roots in resourceless.values():
         candidate_roots &= set(roots)
-    extra = {pid for roots in options.values() for pids in roots.values()
-             for pid in pids}
-    tree = _tree_data(conn, sorted(candidate_roots), sorted(extra),
-                      inventory, any(g.required and not g.same_provider
-                                     for g in groups))
-    check_fits = _may_overlap(groups)
-    check_more = group_policy == 'isolate' or same_subtrees
+    maps, start = [], 0
+    for group in groups:
+        if group.resources:
+            count = len(group.resources)
+            maps += options[start:start + count]
+            start += count
+        else:
+            maps.append(resourceless[group.suffix])
+    request = _Request(
+        groups, [[(class_ids[name], amount) for name, amount in
+                  sorted(g.resources.items())] for g in groups],
+        group_policy, tuple(same_subtrees), check_fits,
+        any(g.required and not g.same_provider for g in groups),
+        nested_aware)
+    root_of = found.root_of
+    tree = _Tree({}, root_of, {}, found.inventory)
+    if request.check_traits or same_subtrees:
+        tree = _tree_data(conn, sorted(candidate_roots),
+                          sorted(p for p, r in root_of.items()
+                                 if r not in candidate_roots),
+                          found.inventory, request.check_traits)
+    patterns = None if request.general else _Patterns(request)
     # The same request twice needs groups asking for one class (their
     # choices may add up alike) or a request of sharing providers alone
     # (found in every tree they serve): else no two are equal.
     maybe_twice = check_fits
-    results = []
+    entries, total = [], 0
     for root in sorted(candidate_roots):
-        per_group = []
-        for group in groups:
-            if group.resources:
-                ways = list(_group_options(group, class_ids, options, root,
-                                           tree))
-            else:
-                ways = [{pid: {}} for pid in sorted(
-                    resourceless[group.suffix][root])]
-            per_group.append(ways)
-        found = 0
-        for combination in itertools.product(*per_group):
-            if (check_fits or check_more) and not _acceptable(
-                    tree, groups, combination, group_policy, same_subtrees,
-                    check_fits):
-                continue
-            merged = _merge(groups, combination)
-            if not nested_aware and not _one_per_tree(tree, merged[0]):
-                continue
-            if sharing and not maybe_twice:
-                maybe_twice = not _in_tree(tree, root, merged[1])
-            results.append(merged)
-            found += 1
-            if found >= MAX_PER_TREE or (limit and len(results) >= limit):
-                break
-        if limit and len(results) >= limit:
+        lists = [sorted(roots[root]) for roots in maps]
+
+        def in_tree(pid, root=root):
+            return root_of.get(pid) == root
+
+        if patterns is None:
+            shape, pids, off_tree = _shape(
+                _combinations(request, lists, tree), in_tree)
+        else:
+            shape, pids, off_tree = patterns.entry(lists, in_tree)
+        count = len(shape.requests)
+        if not count:
+            continue
+        if limit and total + count > limit:
+            count = limit - total
+            shape, pids, off_tree = _shape(
+                list(expanded(pids, shape))[:count], in_tree)
+        entries.append((pids, shape))
+        maybe_twice = maybe_twice or (bool(sharing) and off_tree)
+        total += count
+        if limit and total >= limit:
             break
-    return (_unique(results) if maybe_twice else results), tree
-
-
-def _in_tree(tree, root, mappings: dict) -> bool:
-    """Whether a request uses a provider of the tree of ``root``."""
-    roots = tree.roots
-    return any(roots.get(pid) == root for pids in mappings.values()
-               for pid in pids)
+    return (_unique(entries) if maybe_twice else entries), root_of
 
 
 def _acceptable(tree, groups, combination, group_policy, same_subtrees,
@@ -437,13 +589,22 @@ def _merge(groups, combination):
     return resources, mappings
 
 
-def _unique(results):
+def _unique(entries: list) -> list:
+    """``entries`` without the requests seen before (first kept)."""
     seen, unique = set(), []
-    for allocation, mappings in results:
-        key = (tuple(sorted((p, tuple(sorted(a.items())))
-                            for p, a in allocation.items())),
-               tuple(sorted((s, tuple(p)) for s, p in mappings.items())))
-        if key not in seen:
-            seen.add(key)
-            unique.append((allocation, mappings))
+    for pids, shape in entries:
+        kept = []
+        for allocation, mappings in expanded(pids, shape):
+            key = (tuple(sorted((p, tuple(sorted(a.items())))
+                                for p, a in allocation.items())),
+                   tuple(sorted((s, tuple(p))
+                                for s, p in mappings.items())))
+            if key not in seen:
+                seen.add(key)
+                kept.append((allocation, mappings))
+        if len(kept) == len(shape.requests):
+            unique.append((pids, shape))
+        elif kept:
+            shape, pids, _ = _shape(kept, bool)
+            unique.append((pids, shape))
     return unique

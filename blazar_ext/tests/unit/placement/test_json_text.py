@@ -16,6 +16,7 @@ from blazar_ext.api.placement.handlers import resource_provider as rp
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import text_columns
 from blazar_ext.db.api.placement import allocation_candidate as ac_db
+from blazar_ext.db.api.placement import candidate_trees
 from blazar_ext.db.api.placement import resource_provider as rp_db
 
 ROOT = '11111111-1111-1111-1111-111111111111'
@@ -88,12 +89,19 @@ class TestCandidatesText(testtools.TestCase):
 
 def _tree_result() -> dict:
     vcpu = {'VCPU': 1}
+    two_trees = candidate_trees.Shape((
+        ({0: vcpu, 1: {'DISK_GB': 10}}, {'': (0, 1), '1': (0,)}),
+        ({1: {'DISK_GB': 10}}, {'': (1,), '_A"b{0}': (1,)})))
+    alone = candidate_trees.Shape((
+        ({0: {'VCPU': 2, 'MEMORY_MB': 512}}, {'_A"b': (0,)}),))
+    summaries = [(uuid, summary['resources'], summary['traits'],
+                  summary['parent_provider_uuid'],
+                  summary['root_provider_uuid'])
+                 for uuid, summary in _candidates()['summaries'].items()]
     return {
-        'requests': [
-            ({CHILD: vcpu, OTHER: {'DISK_GB': 10}},
-             {'': [CHILD, OTHER], '1': [CHILD]}),
-            ({ROOT: {'VCPU': 2, 'MEMORY_MB': 512}}, {'_A"b': [ROOT]})],
-        'summaries': _candidates()['summaries']}
+        'trees': [((CHILD, OTHER), two_trees), ((ROOT,), alone),
+                  ((ROOT, OTHER), two_trees)],
+        'summaries': summaries}
 
 
 class TestTreeCandidatesText(testtools.TestCase):
@@ -107,9 +115,40 @@ class TestTreeCandidatesText(testtools.TestCase):
                              json.loads(ac._tree_body_text(req, result)),
                              '1.%d' % minor)
 
+    def test_shapes_fill_in_each_trees_providers(self):
+        body = json.loads(ac._tree_body_text(_request('1.39'),
+                                             _tree_result()))
+        self.assertEqual([
+            {'allocations': {CHILD: {'resources': {'VCPU': 1}},
+                             OTHER: {'resources': {'DISK_GB': 10}}},
+             'mappings': {'': [CHILD, OTHER], '1': [CHILD]}},
+            {'allocations': {OTHER: {'resources': {'DISK_GB': 10}}},
+             'mappings': {'': [OTHER], '_A"b{0}': [OTHER]}},
+            {'allocations': {ROOT: {'resources': {'VCPU': 2,
+                                                  'MEMORY_MB': 512}}},
+             'mappings': {'_A"b': [ROOT]}},
+            {'allocations': {ROOT: {'resources': {'VCPU': 1}},
+                             OTHER: {'resources': {'DISK_GB': 10}}},
+             'mappings': {'': [ROOT, OTHER], '1': [ROOT]}},
+            {'allocations': {OTHER: {'resources': {'DISK_GB': 10}}},
+             'mappings': {'': [OTHER], '_A"b{0}': [OTHER]}}],
+            body['allocation_requests'])
+        self.assertEqual([ROOT, CHILD, OTHER],
+                         list(body['provider_summaries']))
+
+    def test_before_nested_awareness_only_used_providers(self):
+        result = _tree_result()
+        result['trees'] = result['trees'][1:2]
+        body = ac._tree_body(_request('1.28'), result, {'VCPU'})
+        self.assertEqual({ROOT: {'resources': {
+            'VCPU': {'capacity': 12, 'used': 3},
+            'DISK_GB': {'capacity': 100, 'used': 0}},
+            'traits': ['HW_CPU_X86_AVX', 'HW_CPU_X86_SSE']}},
+            body['provider_summaries'])
+
     def test_no_requests(self):
         body = ac._tree_body_text(_request('1.39'),
-                                  {'requests': [], 'summaries': {}})
+                                  {'trees': [], 'summaries': []})
         self.assertEqual({'allocation_requests': [],
                           'provider_summaries': {}}, json.loads(body))
 
