@@ -2,7 +2,9 @@
 and blazar-ext-placement-api as a real process beside the all-in-one's
 database."""
 
+import gc
 import os
+from unittest import mock
 from urllib import parse
 
 import fixtures
@@ -10,6 +12,7 @@ import requests
 import testtools
 
 from blazar_ext.api import app as api_app
+from blazar_ext.api.placement.handlers import resource_provider as rp_handler
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional import services
@@ -35,6 +38,27 @@ class TestPlacementAlone(base.DBTestCase):
                          parse.urlsplit(resp.headers['Location']).path)
         self.assertIn({'rel': 'self', 'href': '/resource_providers/%s' % RP},
                       resp.json()['links'])
+
+    def test_provider_list_builds_with_the_collector_paused(self):
+        # Thousands of rows and their columns are alive until the body is
+        # written; a full collection meanwhile walks the whole process.
+        self.api.request('POST', '/resource_providers',
+                         {'name': 'rp', 'uuid': RP}, headers=PLACEMENT)
+        states = []
+        real = rp_handler._list_text
+
+        def list_text(req, rows):
+            states.append(gc.isenabled())
+            return real(req, rows)
+        was = gc.isenabled()
+        with mock.patch.object(rp_handler, '_list_text',
+                               side_effect=list_text):
+            listed = self.api.request('GET', '/resource_providers',
+                                      headers=PLACEMENT).json()
+        self.assertEqual([RP], [p['uuid'] for p in
+                                listed['resource_providers']])
+        self.assertEqual([False], states)
+        self.assertEqual(was, gc.isenabled())
 
     def test_links_follow_a_proxy_prefix(self):
         # Behind a proxy that mounts it at /placement (SCRIPT_NAME), links
