@@ -181,18 +181,13 @@ def _tree_result(conn, found: list, root_of: dict) -> dict:
     if not found:
         return {'trees': [], 'summaries': []}
     roots = sorted({root_of[pid] for pids, _ in found for pid in pids})
-    providers = _tree_providers(conn, roots)
-    uuids = {row[0]: row[3] for row in providers}
-    # By id, not by a join on the roots: the database then reads the
-    # inventory and trait rows of these providers alone.
-    ids = [row[0] for row in providers]
-    resources_of = _resources_of(conn, ids)
-    traits_of = _traits_of(conn, ids)
-    no_resources, no_traits = {}, []
-    summaries = [
-        (uuid, resources_of.get(pid, no_resources),
-         traits_of.get(pid, no_traits), uuids.get(parent), uuids[root])
-        for pid, parent, root, uuid in providers]
+    ids, parents, root_ids, uuid_list, inventories, traits = zip(
+        *_tree_providers(conn, roots))
+    uuids = dict(zip(ids, uuid_list))
+    summaries = list(zip(
+        uuid_list, _read_inventories(conn, inventories),
+        _read_traits(conn, traits), [uuids.get(p) for p in parents],
+        [uuids[r] for r in root_ids]))
     class_names = dict(conn.execute(_CLASS_NAMES).all())
     named, shapes, trees = {}, {}, []
     for pids, shape in found:
@@ -218,13 +213,15 @@ def _named(amounts: dict, named: dict, class_names: dict) -> dict:
 
 def _tree_providers_select(where) -> sa.Select:
     return (sa.select(RP.id, RP.parent_provider_id, RP.root_provider_id,
-                      RP.uuid)
+                      RP.uuid, *_summary_columns(RP.id))
             .where(where(RP.root_provider_id)).order_by(RP.id))
 
 
 def _tree_providers(conn, roots: list) -> list:
-    """(id, parent id, root id, uuid) of the providers of the trees of
-    ``roots``, in id order."""
+    """(id, parent id, root id, uuid, inventory text, trait ids text) of
+    the providers of the trees of ``roots``, in id order: the summaries
+    come with the rows (_summary_columns), not from thousands of
+    inventory and trait rows more."""
     rows = []
     for chunk in _chunks(roots):
         rows += provider_base.execute_for_ids(
