@@ -1,5 +1,6 @@
 """GET /allocation_candidates (1.10)."""
 
+import itertools
 import json
 
 from blazar_ext.api import gc_pause
@@ -114,59 +115,80 @@ def _tree_body_text(req, result: dict) -> str:
 
     Tens of thousands of requests, each a few nested dicts, cost more to
     build and encode than to find. Trees that look alike share a Shape:
-    its requests are written once as a format with a field for each of
-    its providers, then filled with each tree's quoted uuids.
+    its requests are written once as a template, text between the
+    providers' slots, and each run of trees of one Shape is laid out
+    column by column (text_columns), a column of quoted uuids per slot.
     """
     with_mappings = microversion.at_least(req, '1.34')
-    formats = {}
+    templates = {}
     texts = []
-    for uuids, shape in result['trees']:
-        text = formats.get(id(shape))
-        if text is None:
-            text = formats[id(shape)] = _shape_format(shape, with_mappings)
-        texts.append(text.format(*map(_quote, uuids)))
+    for key, run in itertools.groupby(result['trees'],
+                                      key=lambda tree: id(tree[1])):
+        run = list(run)
+        template = templates.get(key)
+        if template is None:
+            template = templates[key] = _shape_template(run[0][1],
+                                                        with_mappings)
+        columns = [text_columns.quoted(uuids)
+                   for uuids in zip(*[uuids for uuids, _ in run])]
+        texts.append(text_columns.items(
+            [piece if isinstance(piece, str) else columns[piece]
+             for piece in template], len(run)))
     return ('{"allocation_requests":[%s],"provider_summaries":{%s}}'
             % (','.join(texts),
                _tree_summaries_text(result['summaries'])))
 
 
-def _braced(text: str) -> str:
-    """``text`` as literal text of a str.format() format."""
-    return text.replace('{', '{{').replace('}', '}}')
-
-
-def _shape_format(shape, with_mappings: bool) -> str:
-    """A Shape's requests as one str.format() format: field {i} is the
-    quoted uuid of the tree's provider in slot i."""
-    requests = []
-    for allocation, mappings in shape.requests:
-        text = '{{"allocations":{{%s}}' % ','.join(
-            '{%d}:%s' % (slot, _braced('{"resources":%s}'
-                                       % json.dumps(resources)))
-            for slot, resources in allocation.items())
+def _shape_template(shape, with_mappings: bool) -> list:
+    """A Shape's requests as JSON text between slots: a str is text, an
+    int the slot whose provider's quoted uuid goes there."""
+    tokens = []
+    for number, (allocation, mappings) in enumerate(shape.requests):
+        tokens.append('%s{"allocations":{' % (',' if number else ''))
+        for index, (slot, resources) in enumerate(allocation.items()):
+            tokens += [',' if index else '', slot,
+                       ':{"resources":%s}' % json.dumps(resources)]
+        tokens.append('}')
         if with_mappings:
-            text += ',"mappings":{{%s}}' % ','.join(
-                '%s:[%s]' % (_braced(_quote(suffix)),
-                             ','.join('{%d}' % slot for slot in slots))
-                for suffix, slots in mappings.items())
-        requests.append(text + '}}')
-    return ','.join(requests)
+            tokens.append(',"mappings":{')
+            for index, (suffix, slots) in enumerate(mappings.items()):
+                tokens.append('%s%s:[' % (',' if index else '',
+                                          _quote(suffix)))
+                for number_in, slot in enumerate(slots):
+                    tokens += [',' if number_in else '', slot]
+                tokens.append(']')
+            tokens.append('}')
+        tokens.append('}')
+    template = []
+    for token in tokens:
+        if isinstance(token, str) and template and isinstance(
+                template[-1], str):
+            template[-1] += token
+        else:
+            template.append(token)
+    return template
 
 
 def _tree_summaries_text(summaries: list) -> str:
     """The (uuid, resources, traits, parent uuid, root uuid) summaries as
-    JSON text (1.29 and later), each shared value encoded once."""
-    cache = {}
-    texts = []
-    for uuid, resources, traits, parent, root in summaries:
-        texts.append(
-            '%s:{"resources":%s,"traits":%s,"parent_provider_uuid":%s,'
-            '"root_provider_uuid":%s}' % (
-                _quote(uuid), _encoded_once(resources, cache),
-                _encoded_once(traits, cache),
-                'null' if parent is None else _quote(parent),
-                _quote(root)))
-    return ','.join(texts)
+    JSON text (1.29 and later), column by column (text_columns), each
+    shared value encoded once."""
+    if not summaries:
+        return ''
+    uuids, resources, traits, parents, roots = zip(*summaries)
+    return text_columns.items([
+        '', text_columns.quoted(uuids), ':{"resources":',
+        _encoded_column(resources), ',"traits":', _encoded_column(traits),
+        ',"parent_provider_uuid":', text_columns.nullable(parents),
+        ',"root_provider_uuid":', text_columns.quoted(roots), '}'],
+        len(uuids))
+
+
+def _encoded_column(values) -> list:
+    """The JSON of each of ``values``, encoded once per shared object."""
+    texts = {key: json.dumps(value) for key, value in
+             {id(value): value for value in values}.items()}
+    return list(map(texts.__getitem__, map(id, values)))
 
 
 def _tree_body(req, result: dict, wanted: set) -> dict:

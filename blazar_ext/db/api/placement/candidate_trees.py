@@ -14,6 +14,7 @@ same_subtree), since each combination is one answer.
 
 import collections
 import dataclasses
+import functools
 import itertools
 
 import sqlalchemy as sa
@@ -437,20 +438,21 @@ class _Patterns:
         self.request = request
         self.shapes = {}
 
-    def entry(self, lists: list, in_tree) -> tuple:
+    def entry(self, lists: list, root_of: dict, root) -> tuple:
+        """(Shape, provider ids of its slots, whether a request uses no
+        provider of the tree) of the tree of ``root``."""
         local = sorted(set().union(*lists))
-        index = {pid: i for i, pid in enumerate(local)}
-        flags = tuple([in_tree(pid) for pid in local])
-        positions = tuple([tuple([index[pid] for pid in pids])
-                           for pids in lists])
-        key = (positions, flags)
+        index = dict(zip(local, range(len(local))))
+        flags = tuple([root_of[pid] == root for pid in local])
+        key = (tuple([tuple(map(index.__getitem__, pids))
+                      for pids in lists]), flags)
         known = self.shapes.get(key)
         if known is None:
             known = self.shapes[key] = _shape(
-                _combinations(self.request, positions, None),
+                _combinations(self.request, key[0], None),
                 flags.__getitem__)
         shape, slots, off_tree = known
-        return shape, tuple([local[i] for i in slots]), off_tree
+        return shape, tuple(map(local.__getitem__, slots)), off_tree
 
 
 def find(conn, groups: list, class_ids: dict, group_policy=None,
@@ -515,28 +517,30 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
     entries, total = [], 0
     for root in sorted(candidate_roots):
         lists = [sorted(roots[root]) for roots in maps]
-
-        def in_tree(pid, root=root):
-            return root_of.get(pid) == root
-
-        if patterns is None:
-            shape, pids, off_tree = _shape(
-                _combinations(request, lists, tree), in_tree)
+        if patterns is not None:
+            shape, pids, off_tree = patterns.entry(lists, root_of, root)
         else:
-            shape, pids, off_tree = patterns.entry(lists, in_tree)
+            shape, pids, off_tree = _shape(
+                _combinations(request, lists, tree),
+                functools.partial(_in_tree, root_of, root))
         count = len(shape.requests)
         if not count:
             continue
         if limit and total + count > limit:
             count = limit - total
             shape, pids, off_tree = _shape(
-                list(expanded(pids, shape))[:count], in_tree)
+                list(expanded(pids, shape))[:count],
+                functools.partial(_in_tree, root_of, root))
         entries.append((pids, shape))
         maybe_twice = maybe_twice or (bool(sharing) and off_tree)
         total += count
         if limit and total >= limit:
             break
     return (_unique(entries) if maybe_twice else entries), root_of
+
+
+def _in_tree(root_of: dict, root, pid) -> bool:
+    return root_of.get(pid) == root
 
 
 def _acceptable(tree, groups, combination, group_policy, same_subtrees,

@@ -136,6 +136,18 @@ class TestTreeCandidatesText(testtools.TestCase):
         self.assertEqual([ROOT, CHILD, OTHER],
                          list(body['provider_summaries']))
 
+    def test_runs_of_one_shape(self):
+        result = _tree_result()
+        two, alone = result['trees'][0][1], result['trees'][1][1]
+        result['trees'] = [((CHILD, OTHER), two), ((ROOT, CHILD), two),
+                           ((OTHER,), alone), ((CHILD,), alone),
+                           ((ROOT, OTHER), two)]
+        for minor in (29, 33, 34, 39):
+            req = _request('1.%d' % minor)
+            self.assertEqual(ac._tree_body(req, result, set()),
+                             json.loads(ac._tree_body_text(req, result)),
+                             '1.%d' % minor)
+
     def test_before_nested_awareness_only_used_providers(self):
         result = _tree_result()
         result['trees'] = result['trees'][1:2]
