@@ -12,6 +12,14 @@ ALLOCATION_RATIO = sa.Float().with_variant(mysql.DOUBLE(asdecimal=False),
                                            'mysql', 'mariadb')
 
 
+def _exact(length: int) -> sa.types.TypeEngine:
+    """A string compared byte for byte on every database: MySQL's default
+    collation would fold case ("custom_gpu" finding CUSTOM_GPU)."""
+    return sa.String(length).with_variant(
+        mysql.VARCHAR(length, charset='utf8mb4', collation='utf8mb4_bin'),
+        'mysql', 'mariadb')
+
+
 class ResourceProvider(base.BASE):
     """Something that provides resources; may sit in a tree."""
 
@@ -26,8 +34,8 @@ class ResourceProvider(base.BASE):
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    uuid = sa.Column(sa.String(36), nullable=False)
-    name = sa.Column(sa.String(200), nullable=False)
+    uuid = sa.Column(_exact(36), nullable=False)
+    name = sa.Column(_exact(200), nullable=False)
     generation = sa.Column(sa.Integer, nullable=False, default=0)
     root_provider_id = sa.Column(
         sa.Integer, sa.ForeignKey('resource_providers.id'))
@@ -44,7 +52,7 @@ class ResourceClass(base.BASE):
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    name = sa.Column(sa.String(255), nullable=False)
+    name = sa.Column(_exact(255), nullable=False)
 
 
 class Inventory(base.BASE):
@@ -81,10 +89,10 @@ class Consumer(base.BASE):
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    uuid = sa.Column(sa.String(36), nullable=False)
-    project_id = sa.Column(sa.String(255), nullable=False)
-    user_id = sa.Column(sa.String(255), nullable=False)
-    consumer_type = sa.Column(sa.String(255))
+    uuid = sa.Column(_exact(36), nullable=False)
+    project_id = sa.Column(_exact(255), nullable=False)
+    user_id = sa.Column(_exact(255), nullable=False)
+    consumer_type = sa.Column(_exact(255))
     generation = sa.Column(sa.Integer, nullable=False, default=0)
 
 
@@ -101,7 +109,7 @@ class Allocation(base.BASE):
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
     resource_provider_id = sa.Column(
         sa.Integer, sa.ForeignKey('resource_providers.id'), nullable=False)
-    consumer_id = sa.Column(sa.String(36), nullable=False)
+    consumer_id = sa.Column(_exact(36), nullable=False)
     resource_class_id = sa.Column(
         sa.Integer, sa.ForeignKey('resource_classes.id'), nullable=False)
     used = sa.Column(sa.Integer, nullable=False)
@@ -116,7 +124,7 @@ class Trait(base.BASE):
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    name = sa.Column(sa.String(255), nullable=False)
+    name = sa.Column(_exact(255), nullable=False)
 
 
 class ResourceProviderTrait(base.BASE):
@@ -143,7 +151,7 @@ class PlacementAggregate(base.BASE):
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    uuid = sa.Column(sa.String(36), nullable=False)
+    uuid = sa.Column(_exact(36), nullable=False)
 
 
 class ResourceProviderAggregate(base.BASE):

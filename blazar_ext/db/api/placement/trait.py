@@ -110,7 +110,12 @@ def list_traits(context, name_in=None, starts_with=None,
         if starts_with is not None:
             escaped = (starts_with.replace('\\', '\\\\')
                        .replace('%', '\\%').replace('_', '\\_'))
-            query = query.where(_T.name.like(escaped + '%', escape='\\'))
+            # LIKE finds the prefix by index, but SQLite's LIKE folds
+            # ASCII case ("custom" would find CUSTOM_GPU): the prefix
+            # compared exactly decides.
+            query = query.where(
+                _T.name.like(escaped + '%', escape='\\'),
+                sa.func.substr(_T.name, 1, len(starts_with)) == starts_with)
         if associated is not None:
             used = sa.exists().where(_RPT.trait_id == _T.id)
             query = query.where(used if associated else ~used)

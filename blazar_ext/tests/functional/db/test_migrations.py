@@ -480,6 +480,40 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
                          {name: round(float(product), 9)
                           for name, _, product in rows})
 
+    def test_placement_names_compare_as_written_after_0018(self):
+        migration.upgrade('0017', self.engine)
+        tables = self._tables()
+        traits, consumers = tables['traits'], tables['consumers']
+        allocations = tables['allocations']
+        with self.engine.begin() as conn:
+            conn.execute(traits.insert().values(name='CUSTOM_GPU'))
+            conn.execute(tables['resource_classes'].insert().values(
+                id=1, name='VCPU'))
+            provider = conn.execute(
+                tables['resource_providers'].insert().values(
+                    uuid='rp', name='rp', generation=1)
+            ).inserted_primary_key[0]
+            conn.execute(consumers.insert().values(
+                uuid='c', project_id='Proj', user_id='u', generation=1))
+            conn.execute(allocations.insert().values(
+                resource_provider_id=provider, consumer_id='c',
+                resource_class_id=1, used=1))
+
+        migration.upgrade('0018', self.engine)
+        with self.engine.begin() as conn:
+            # MySQL's default collation found these, and refused the
+            # second trait as a duplicate.
+            self.assertIsNone(conn.scalar(sa.select(traits.c.id).where(
+                traits.c.name == 'custom_gpu')))
+            self.assertIsNone(conn.scalar(sa.select(consumers.c.id).where(
+                consumers.c.project_id == 'proj')))
+            conn.execute(traits.insert().values(name='custom_gpu'))
+            # The columns joined together share their collation.
+            self.assertEqual(1, conn.scalar(
+                sa.select(sa.func.count()).select_from(allocations).join(
+                    consumers,
+                    consumers.c.uuid == allocations.c.consumer_id)))
+
     def _empty(self, table: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(sa.text('DELETE FROM %s' % table))
