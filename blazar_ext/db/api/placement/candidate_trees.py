@@ -135,29 +135,29 @@ def _providers_for(conn, group, class_id, amount, sharing_ids,
                     *_trait_clauses(group), *_member_of(group),
                     *_tree_clause(conn, group.in_tree),
                     *_root_clauses(root_filter, sharing_ids)))
-    roots = collections.defaultdict(set)
-    root_of, verified = found.root_of, found.verified
-    sharing = []
     # all(): fetched at once, not a row at a time through the cursor.
-    for row in conn.execute(query).all():
-        pid, root = row[0], row[1]
-        roots[root].add(pid)
-        root_of[pid] = root
-        if pid in sharing_ids:
-            sharing.append(pid)
-        else:
-            # The root clause held for it: its root meets root_filter.
-            verified.add(root)
-        if inventory is not None:
-            inventory[(pid, class_id)] = (int(row[2] * row[3]), int(row[4]),
-                                          row[5])
+    rows = conn.execute(query).all()
+    roots = collections.defaultdict(set)
+    for row in rows:
+        roots[row[1]].add(row[0])
+    found.root_of.update((row[0], row[1]) for row in rows)
+    sharing = ([row[0] for row in rows if row[0] in sharing_ids]
+               if sharing_ids else [])
+    if root_filter:
+        # The root clause held for the others: their roots meet it.
+        found.verified.update([row[1] for row in rows
+                               if row[0] not in sharing_ids])
+    if inventory is not None:
+        for pid, _root, free, ratio, in_use, max_unit in rows:
+            inventory[(pid, class_id)] = (int(free * ratio), int(in_use),
+                                          max_unit)
     # A sharing provider serves the trees it shares with. in_tree keeps
     # the unnamed group in one tree, but a suffixed group's provider may
     # still be shared out of its own (as Placement).
     if sharing and (group.in_tree is None or group.same_provider):
         for pid, root in _anchors(conn, sharing, root_filter):
             roots[root].add(pid)
-            verified.add(root)
+            found.verified.add(root)
     return roots
 
 
