@@ -16,14 +16,17 @@ from blazar_ext.tests.functional import services
 
 
 class BackendDatabase(fixtures.Fixture):
-    """A fresh migrated database on ``backend`` for the service to use."""
+    """A fresh migrated database on ``backend`` for the service to use;
+    ``create_options`` as services.Database takes them."""
 
-    def __init__(self, backend: str):
+    def __init__(self, backend: str, create_options: str = ''):
         super().__init__()
         self.backend = backend
+        self.create_options = create_options
 
     def _setUp(self):
-        self.url = self.useFixture(services.Database(self.backend)).url
+        self.url = self.useFixture(services.Database(
+            self.backend, self.create_options)).url
         self.engine = engines.create_engine(self.url)
         self.addCleanup(self.engine.dispose)
         migration.upgrade('head', self.engine)
@@ -33,12 +36,15 @@ class BackendDatabase(fixtures.Fixture):
 
 class OnBackend:
     BACKEND = ''
+    # After CREATE DATABASE <name>: a collation other than the server's
+    # default, say.
+    CREATE_OPTIONS = ''
 
     def database_fixture(self) -> fixtures.Fixture:
         reason = services.database_unavailable(self.BACKEND)
         if reason:
             self.skipTest(reason)
-        return BackendDatabase(self.BACKEND)
+        return BackendDatabase(self.BACKEND, self.CREATE_OPTIONS)
 
 
 BACKENDS = (('mysql', 'MySQL'), ('postgresql', 'PostgreSQL'))

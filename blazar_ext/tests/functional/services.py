@@ -139,18 +139,21 @@ def database_unavailable(backend: str) -> str | None:
 
 
 class Database(fixtures.Fixture):
-    """A fresh, empty database on a real server, dropped on cleanup."""
+    """A fresh, empty database on a real server, dropped on cleanup;
+    ``create_options`` follow CREATE DATABASE <name> (a collation, say)."""
 
-    def __init__(self, backend: str):
+    def __init__(self, backend: str, create_options: str = ''):
         super().__init__()
         self.backend = backend
+        self.create_options = create_options
 
     def _setUp(self):
         self.name = 'blazar_ext_%s' % uuid.uuid4().hex[:12]
         engine = _server_engine(self.backend)
         self.addCleanup(engine.dispose)
         with engine.connect() as conn:
-            conn.execute(sa.text('CREATE DATABASE %s' % self.name))
+            conn.execute(sa.text('CREATE DATABASE %s %s' % (
+                self.name, self.create_options)))
         self.addCleanup(self._drop, engine)
         self.url = sa.engine.make_url(
             DATABASE_SERVER_URLS[self.backend]).set(

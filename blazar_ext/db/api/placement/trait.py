@@ -102,9 +102,9 @@ def is_standard(name: str) -> bool:
 
 def list_traits(context, name_in=None, starts_with=None,
                 associated=None) -> list:
-    """Trait names, filtered as GET /traits asks."""
+    """Trait names, filtered as GET /traits asks, in byte order."""
     with db_session.reader.using(context) as session:
-        query = sa.select(_T.name).order_by(_T.name)
+        query = sa.select(_T.name)
         if name_in is not None:
             query = query.where(_T.name.in_(sorted(set(name_in))))
         if starts_with is not None:
@@ -119,7 +119,10 @@ def list_traits(context, name_in=None, starts_with=None,
         if associated is not None:
             used = sa.exists().where(_RPT.trait_id == _T.id)
             query = query.where(used if associated else ~used)
-        return list(session.scalars(query))
+        # Sorted here: ORDER BY follows the database's collation, and a
+        # PostgreSQL database made in an English locale sorts CUSTOM_B_2
+        # before CUSTOM_B2 (SQLite and MySQL's utf8mb4_bin after).
+        return sorted(session.scalars(query))
 
 
 def trait_exists(context, name: str) -> bool:
@@ -157,17 +160,19 @@ def delete_trait(context, name: str) -> None:
 # Provider traits.
 
 def traits_of(session, provider_ids) -> dict:
-    """{provider id: sorted trait names} in one query."""
+    """{provider id: trait names in byte order} in one query."""
     result = {pid: [] for pid in provider_ids}
     if not result:
         return result
     rows = session.connection().execute(
         sa.select(_RPT.resource_provider_id, _T.name)
         .join(_T, _T.id == _RPT.trait_id)
-        .where(_RPT.resource_provider_id.in_(list(result)))
-        .order_by(_T.name))
+        .where(_RPT.resource_provider_id.in_(list(result))))
     for pid, name in rows:
         result[pid].append(name)
+    # Sorted here, not by the database's collation (see list_traits).
+    for names in result.values():
+        names.sort()
     return result
 
 

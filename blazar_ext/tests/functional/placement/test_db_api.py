@@ -60,3 +60,41 @@ class TestTraitFilters(base.DBTestCase):
 
 TestTraitFiltersMySQL, TestTraitFiltersPostgreSQL = (
     backends.on_each_backend(TestTraitFilters))
+
+
+class TestNameOrder(base.DBTestCase):
+    """Names listed in byte order (as SQLite and MySQL's utf8mb4_bin sort
+    them), whatever the database's own collation says."""
+
+    def setUp(self):
+        super().setUp()
+        self.ctx = blazar_context.get_admin_context()
+        # Byte order; a language's collation puts CUSTOM_B_2 first.
+        self.names = ['CUSTOM_B2', 'CUSTOM_BA', 'CUSTOM_B_2']
+        for name in reversed(self.names):
+            trait_api.create_trait(self.ctx, name)
+
+    def test_traits_listed_in_byte_order(self):
+        self.assertEqual(self.names, trait_api.list_traits(
+            self.ctx, starts_with='CUSTOM_B'))
+
+    def test_provider_traits_read_back_in_the_order_set(self):
+        rp = rp_api.create(self.ctx, 'rp')
+        written = trait_api.set_provider_traits(
+            self.ctx, rp['uuid'], list(reversed(self.names)), 0)
+        self.assertEqual(self.names, written['traits'])
+        self.assertEqual(self.names, trait_api.get_provider_traits(
+            self.ctx, rp['uuid'])['traits'])
+
+
+class TestNameOrderPostgreSQLEnUS(backends.OnBackend, TestNameOrder):
+    """On a PostgreSQL database made with an English collation, as
+    initdb makes them where the system locale is en_US.UTF-8."""
+
+    BACKEND = 'postgresql'
+    CREATE_OPTIONS = ("TEMPLATE template0 LOCALE_PROVIDER icu "
+                      "ICU_LOCALE 'en-US'")
+
+
+TestNameOrderMySQL, TestNameOrderPostgreSQL = (
+    backends.on_each_backend(TestNameOrder))
