@@ -110,31 +110,34 @@ def _root_clauses(root_filter, sharing: set) -> list:
     return [sa.or_(sa.and_(*clauses), _ids_in(RP.id, sorted(sharing)))]
 
 
-def _providers_for(conn, group, class_id, amount, sharing_ids,
+def _providers_for(conn, group, amounts: list, sharing_ids,
                    found: '_Found', root_filter=None) -> dict:
-    """{root id: {provider id}} that can give ``amount`` of the class.
+    """{root id: {provider id}} that can give each (class id, amount) of
+    ``amounts`` (several only for a suffixed group, whose provider gives
+    them all: one query instead of one a class, intersected).
 
     Notes in ``found`` each provider's root, the roots known to meet
     ``root_filter`` and, when ``found.inventory`` is kept (groups may
     ask one provider for a sum), (capacity, used, max_unit) of each
-    one's inventory of the class by (provider id, class id). Trees whose
-    root fails ``root_filter`` are left out.
+    one's inventory of the classes by (provider id, class id). Trees
+    whose root fails ``root_filter`` are left out.
     """
-    inv = sa.orm.aliased(INV)
     inventory = found.inventory
-    columns = [RP.id, RP.root_provider_id]
-    if inventory is not None:
-        columns += [inv.total - inv.reserved, inv.allocation_ratio,
-                    inv_api.used_expression(inv.resource_provider_id,
-                                            inv.resource_class_id),
-                    inv.max_unit]
-    query = (sa.select(*columns)
-             .join(inv, sa.and_(inv.resource_provider_id == RP.id,
-                                inv.resource_class_id == class_id))
-             .where(*inv_api.fits(inv, amount),
-                    *_trait_clauses(group), *_member_of(group),
-                    *_tree_clause(conn, group.in_tree),
-                    *_root_clauses(root_filter, sharing_ids)))
+    query = sa.select(RP.id, RP.root_provider_id)
+    for class_id, amount in amounts:
+        inv = sa.orm.aliased(INV)
+        if inventory is not None:
+            query = query.add_columns(
+                inv.total - inv.reserved, inv.allocation_ratio,
+                inv_api.used_expression(inv.resource_provider_id,
+                                        inv.resource_class_id),
+                inv.max_unit)
+        query = query.join(inv, sa.and_(inv.resource_provider_id == RP.id,
+                                        inv.resource_class_id == class_id)
+                           ).where(*inv_api.fits(inv, amount))
+    query = query.where(*_trait_clauses(group), *_member_of(group),
+                        *_tree_clause(conn, group.in_tree),
+                        *_root_clauses(root_filter, sharing_ids))
     # all(): fetched at once, not a row at a time through the cursor.
     rows = conn.execute(query).all()
     roots = collections.defaultdict(set)
@@ -148,9 +151,12 @@ def _providers_for(conn, group, class_id, amount, sharing_ids,
         found.verified.update([row[1] for row in rows
                                if row[0] not in sharing_ids])
     if inventory is not None:
-        for pid, _root, free, ratio, in_use, max_unit in rows:
-            inventory[(pid, class_id)] = (int(free * ratio), int(in_use),
-                                          max_unit)
+        for row in rows:
+            for index, (class_id, _) in enumerate(amounts):
+                free, ratio, in_use, max_unit = row[2 + 4 * index:
+                                                    6 + 4 * index]
+                inventory[(row[0], class_id)] = (
+                    int(free * ratio), int(in_use), max_unit)
     # A sharing provider serves the trees it shares with. in_tree keeps
     # the unnamed group in one tree, but a suffixed group's provider may
     # still be shared out of its own (as Placement).
@@ -470,10 +476,15 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
     options = []
     candidate_roots = None
     for group in groups:
-        for name, amount in sorted(group.resources.items()):
-            roots = _providers_for(conn, group, class_ids[name], amount,
-                                   sharing, found, root_filter)
-            options.append(roots)
+        amounts = [(class_ids[name], amount)
+                   for name, amount in sorted(group.resources.items())]
+        # A suffixed group's classes all come from one provider: one
+        # query for them all, its answer each class's options.
+        for part in ([amounts] if group.same_provider and amounts
+                     else [[pair] for pair in amounts]):
+            roots = _providers_for(conn, group, part, sharing, found,
+                                   root_filter)
+            options += [roots] * len(part)
             keys = set(roots)
             candidate_roots = (keys if candidate_roots is None
                                else candidate_roots & keys)

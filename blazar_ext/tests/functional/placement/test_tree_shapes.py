@@ -110,6 +110,21 @@ class TestTreeShapes(base.DBTestCase):
                 Group(suffix='2', resources={'DISK_GB': 100})],
                 group_policy=policy)
 
+    def test_suffixed_groups_summed_on_one_provider(self):
+        # Each suffixed group's classes come from one query; two groups
+        # on one NUMA node must fit its capacity together.
+        counts = []
+        for vcpu in (4, 5):
+            counts.append(len(self._assert_shapes_change_nothing([
+                Group(suffix='1', resources={'VCPU': vcpu,
+                                             'MEMORY_MB': 1024}),
+                Group(suffix='2', resources={'VCPU': vcpu,
+                                             'MEMORY_MB': 1024})],
+                group_policy='none')))
+        # 2 x 2 a two-node host (h0-h3, lone), 1 on odd, 3 x 3 on late;
+        # with 5 VCPU each, never both on one node.
+        self.assertEqual([4 * 5 + 1 + 9, 2 * 5 + 0 + 6], counts)
+
     def test_root_filter_resourceless_group_and_limits(self):
         avx = trait_query.parse('HW_CPU_X86_AVX')
         groups = [Group(resources={'VCPU': 1}),
