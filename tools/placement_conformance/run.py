@@ -12,6 +12,14 @@ placement-api is deployed (noauth), on a fresh copy of that database,
 recreates the file's fixture data through the HTTP API (see fixtures.py),
 runs each entry over HTTP with gabbi and counts the results.
 
+``--database URL_PREFIX`` runs every file on a database server instead
+of SQLite: a server URL without a database name, such as
+``mysql+pymysql://openstack_citest:openstack_citest@127.0.0.1/`` or
+``postgresql+psycopg2://openstack_citest:openstack_citest@127.0.0.1/``
+(tools/test-setup.sh's login). Each file gets a fresh database on that
+server, migrated to head with the standard traits and classes, and
+dropped afterwards.
+
 Exit status: non-zero when a test fails that is neither listed, with its
 reason, in expected-failures.yaml (tests that need Placement's in-process
 internals) nor in not-yet-passing.txt (the conformance work still to do,
@@ -19,7 +27,8 @@ so CI catches regressions meanwhile), or when a test in
 expected-failures.yaml passes. ``--write-gaps`` rewrites
 not-yet-passing.txt from the run.
 
-Usage: run.py [--cache DIR] [-v] [--write-gaps] [FILE_SUBSTRING ...]
+Usage: run.py [--cache DIR] [--database URL_PREFIX] [-v] [--write-gaps]
+              [FILE_SUBSTRING ...]
 """
 
 import argparse
@@ -35,6 +44,7 @@ import tempfile
 import time
 import types
 import unittest
+import uuid
 import zipfile
 
 from gabbi import fixture as gabbi_fixture
@@ -42,6 +52,7 @@ from gabbi import handlers
 from gabbi import suitemaker
 from gabbi import utils
 import requests
+import sqlalchemy as sa
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -98,14 +109,15 @@ def _policy_file(workdir: str) -> str:
     return path
 
 
-def _config(workdir: str, port: int, settings: dict) -> str:
+def _config(workdir: str, port: int, settings: dict,
+            connection: str) -> str:
     lines = ['[DEFAULT]', 'state_path = %s' % workdir,
              'log_file = %s' % os.path.join(workdir, 'server.log'),
              '[api]', 'host = 127.0.0.1', 'port = %d' % port,
              'auth_strategy = noauth',
              '[placement_api]', 'port = %d' % port,
              '[database]',
-             'connection = sqlite:///%s' % os.path.join(workdir, 'db.sqlite'),
+             'connection = %s' % connection,
              '[oslo_policy]',
              'enforce_new_defaults = %s' % bool(settings.get('new_defaults'))]
     if settings.get('open_policy'):
@@ -120,21 +132,26 @@ def _config(workdir: str, port: int, settings: dict) -> str:
 
 
 @contextlib.contextmanager
-def server(settings: dict, template: str | None):
-    """blazar-ext-placement-api on a copy of ``template``, or, without
-    one, the all-in-one making a fresh database; yields the base URL of
-    the placement family (the root, or /placement)."""
+def server(settings: dict, template: str | None,
+           connection: str | None = None):
+    """blazar-ext-placement-api on a copy of ``template`` or on the
+    database at ``connection``, or, with neither, the all-in-one making a
+    fresh SQLite database; yields the base URL of the placement family
+    (the root, or /placement)."""
     workdir = tempfile.mkdtemp(prefix='placement-conformance-')
     port = _free_port()
+    # With neither, the all-in-one migrates the database it makes.
+    prepared = bool(template or connection)
     if template:
         shutil.copy(template, os.path.join(workdir, 'db.sqlite'))
-    conf = _config(workdir, port, settings)
-    command = ('blazar_ext.cmd.placement_api' if template
+    conf = _config(workdir, port, settings, connection or 'sqlite:///%s'
+                   % os.path.join(workdir, 'db.sqlite'))
+    command = ('blazar_ext.cmd.placement_api' if prepared
                else 'blazar_ext.cmd.all_in_one')
     proc = subprocess.Popen(
         [sys.executable, '-m', command, '--config-file', conf],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = 'http://127.0.0.1:%d%s' % (port, '' if template else
+    base = 'http://127.0.0.1:%d%s' % (port, '' if prepared else
                                       '/placement')
     try:
         for _ in range(300):
@@ -152,7 +169,7 @@ def server(settings: dict, template: str | None):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        if template is not None:
+        if prepared:
             shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -164,14 +181,82 @@ FIXTURE_MODULE = types.SimpleNamespace(
     **{name: _NoFixture for name in fixtures.FIXTURES})
 
 
-def _run_file(path: str, template: str):
-    """(passed, failed test names) for one gabbi file."""
+def _admin_engine(url_prefix: str) -> sa.engine.Engine:
+    """A connection to the server itself, to create and drop databases
+    (AUTOCOMMIT: PostgreSQL refuses them in a transaction)."""
+    return sa.create_engine(url_prefix, isolation_level='AUTOCOMMIT',
+                            poolclass=sa.pool.NullPool)
+
+
+def database_unavailable(url_prefix: str) -> str | None:
+    """None when the server at url_prefix answers, else why not."""
+    try:
+        with _admin_engine(url_prefix).connect() as conn:
+            conn.execute(sa.text('SELECT 1'))
+    except Exception as exc:
+        return 'cannot connect to %s: %s' % (
+            sa.engine.make_url(url_prefix), exc)
+    return None
+
+
+@contextlib.contextmanager
+def server_database(url_prefix: str):
+    """A fresh database on the server at url_prefix, migrated to head
+    with the standard traits and resource classes as the all-in-one
+    makes them; yields its URL and drops it afterwards."""
+    name = 'placement_conformance_%s' % uuid.uuid4().hex[:12]
+    engine = _admin_engine(url_prefix)
+    with engine.connect() as conn:
+        conn.execute(sa.text('CREATE DATABASE %s' % name))
+    url = sa.engine.make_url(url_prefix).set(database=name)
+    try:
+        _prepare(url.render_as_string(hide_password=False))
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with engine.connect() as conn:
+            if engine.dialect.name == 'postgresql':
+                # A server killed mid-request may leave a connection.
+                conn.execute(sa.text(
+                    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity'
+                    ' WHERE datname = :name AND pid <> pg_backend_pid()'),
+                    {'name': name})
+            conn.execute(sa.text('DROP DATABASE IF EXISTS %s' % name))
+        engine.dispose()
+
+
+def _prepare(connection: str) -> None:
+    """Migrations and the standard data on the database at connection."""
+    from blazar_ext import conf
+    from blazar_ext import context
+    from blazar_ext.db.api.placement import resource_class
+    from blazar_ext.db.api.placement import trait
+    from blazar_ext.db import migration
+    conf.CONF([], project='blazar-ext', default_config_files=[])
+    conf.CONF.set_override('connection', connection, group='database')
+    migration.upgrade('head')
+    admin = context.get_admin_context()
+    trait.sync_standard_traits(admin)
+    resource_class.sync_standard_classes(admin)
+
+
+def _run_file(path: str, template: str | None,
+              database: str | None = None):
+    """(passed, failed test names) for one gabbi file, on a copy of the
+    SQLite ``template`` or on a fresh database of the server at
+    ``database``."""
+    if database:
+        with server_database(database) as connection:
+            return _run_on(path, None, connection)
+    return _run_on(path, template, None)
+
+
+def _run_on(path: str, template: str | None, connection: str | None):
     suite_dict = utils.load_yaml(yaml_file=path)
     names = suite_dict.get('fixtures') or []
     settings = {}
     for name in names:
         settings.update(fixtures.FIXTURES[name][1])
-    with server(settings, template) as (base, port, _):
+    with server(settings, template, connection) as (base, port, _):
         fixtures.api_env()
         client = fixtures.Placement(base)
         for name in names:
@@ -236,21 +321,23 @@ def _write_gaps(failures: list) -> None:
             out.write('%s :: %s\n' % (name, test))
 
 
-def _one(path: str, template: str) -> dict:
+def _one(path: str, template: str | None, database: str | None) -> dict:
     """Run one file in a child process (the environment variables each
     file's fixture sets are per process), so files run side by side."""
+    where = (['--database', database] if database
+             else ['--template', template])
     proc = subprocess.run(
-        [sys.executable, os.path.abspath(__file__), '--one', path,
-         '--template', template], capture_output=True, text=True)
+        [sys.executable, os.path.abspath(__file__), '--one', path] + where,
+        capture_output=True, text=True)
     try:
         return json.loads(proc.stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
         return {'error': proc.stderr.strip()[-500:] or 'no result'}
 
 
-def _child(path: str, template: str) -> int:
+def _child(path: str, template: str | None, database: str | None) -> int:
     try:
-        passed, failed = _run_file(path, template)
+        passed, failed = _run_file(path, template, database)
         result = {'passed': passed, 'failed': failed}
     except Exception as exc:
         result = {'error': str(exc)}
@@ -262,6 +349,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--cache', default=os.environ.get(
         'BLAZAR_EXT_CONFORMANCE_CACHE', DEFAULT_CACHE))
+    parser.add_argument('--database', metavar='URL_PREFIX',
+                        help='run on a fresh database per file on this '
+                             'server (a URL without a database name), '
+                             'not on SQLite')
     parser.add_argument('-v', '--verbose', action='store_true',
                         help='print each failure with its trace')
     parser.add_argument('--write-gaps', action='store_true',
@@ -276,24 +367,31 @@ def main() -> int:
                              'these')
     args = parser.parse_args()
     if args.one:
-        return _child(args.one, args.template)
+        return _child(args.one, args.template, args.database)
+    if args.database:
+        reason = database_unavailable(args.database)
+        if reason:
+            print(reason, file=sys.stderr)
+            return 2
     directory = gabbi_files(args.cache)
     expected = _expected()
     gaps = _gaps()
     unlisted = []
     fixed = []
     ran = set()
-    template = _template(args.cache)
+    template = None if args.database else _template(args.cache)
     total_pass = total_fail = 0
     surprises = []
     names = [name for name in sorted(os.listdir(directory))
              if not args.only or any(part in name for part in args.only)]
     with futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         results = pool.map(
-            lambda name: _one(os.path.join(directory, name), template),
+            lambda name: _one(os.path.join(directory, name), template,
+                              args.database),
             names)
         results = list(results)
-    shutil.rmtree(os.path.dirname(template), ignore_errors=True)
+    if template:
+        shutil.rmtree(os.path.dirname(template), ignore_errors=True)
     for name, result in zip(names, results):
         ran.add(name)
         if 'error' in result:
