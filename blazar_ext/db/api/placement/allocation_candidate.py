@@ -4,6 +4,7 @@ their rows fetched by primary key."""
 
 import dataclasses
 import functools
+import itertools
 
 import sqlalchemy as sa
 
@@ -180,14 +181,15 @@ def _tree_result(conn, found: list, root_of: dict) -> dict:
     """
     if not found:
         return {'trees': [], 'summaries': []}
-    roots = sorted({root_of[pid] for pids, _ in found for pid in pids})
+    roots = sorted(set(map(root_of.__getitem__, itertools.chain.from_iterable(
+        [pids for pids, _ in found]))))
     ids, parents, root_ids, uuid_list, inventories, traits = zip(
         *_tree_providers(conn, roots))
     uuids = dict(zip(ids, uuid_list))
     summaries = list(zip(
         uuid_list, _read_inventories(conn, inventories),
-        _read_traits(conn, traits), [uuids.get(p) for p in parents],
-        [uuids[r] for r in root_ids]))
+        _read_traits(conn, traits), list(map(uuids.get, parents)),
+        list(map(uuids.__getitem__, root_ids))))
     class_names = dict(conn.execute(_CLASS_NAMES).all())
     named, shapes, trees = {}, {}, []
     for pids, shape in found:
@@ -197,7 +199,7 @@ def _tree_result(conn, found: list, root_of: dict) -> dict:
                 ({slot: _named(amounts, named, class_names)
                   for slot, amounts in allocation.items()}, mappings)
                 for allocation, mappings in shape.requests))
-        trees.append((tuple([uuids[pid] for pid in pids]), mine))
+        trees.append((tuple(map(uuids.__getitem__, pids)), mine))
     return {'trees': trees, 'summaries': summaries}
 
 
