@@ -75,15 +75,15 @@ hosts  query                       ext ms  up ms   ratio  ext    up CPU  ratio
 1000   candidates, required        356     642     1.8x   22.9   56.9    2.5x
 1000   ... limit=100               223     345     1.5x   21.7   66.3    3.1x
 1000   providers, required         292     723     2.5x   14.7   32.5    2.2x
-1000   nested (1,600) *            60.3    222     3.7x   34.8   168     4.8x
-1000   granular isolate (800) *    64.6    379     5.9x   36.4   232     6.4x
-1000   granular none (800) *       59.3    271     4.6x   35.2   186     5.3x
+1000   nested (1,600) *            43.1    209     4.9x   39.4   197     5.0x
+1000   granular isolate (800) *    39.5    229     5.8x   37.2   223     6.0x
+1000   granular none (800) *       38.2    214     5.6x   35.1   211     6.0x
 10000  candidates, required        2811    12262   4.4x   125    754     6.0x
 10000  ... limit=100               242     5415    22.4x  22.1   555     25.1x
 10000  providers, required         332     761     2.3x   39.9   140     3.5x
-10000  nested (16,000) *           229     2327    10.2x  191    1840    9.6x
-10000  granular isolate (8000) *   240     2263    9.4x   188    2103    11.2x
-10000  granular none (8000) *      295     2188    7.4x   193    1786    9.2x
+10000  nested (16,000) *           222     2361    10.7x  199    2101    10.6x
+10000  granular isolate (8000) *   234     2628    11.2x  204    2361    11.6x
+10000  granular none (8000) *      258     2386    9.3x   181    2052    11.3x
 50000  candidates, required        2713    -       -      388    -       -
 50000  ... limit=100               231     -       -      25.0   -       -
 50000  providers, required         1759    -       -      168    -       -
@@ -92,10 +92,11 @@ hosts  query                       ext ms  up ms   ratio  ext    up CPU  ratio
 50000  granular none (40000) *     1618    -       -      1042   -       -
 =====  ==========================  ======  ======  =====  =====  ======  =====
 
-``*``: re-measured 24 November 2026, 06:17-06:19 UTC (load average
-5.3-6.5), after the tree-candidate work (trees whose options have one
-pattern share one answer shape, found and written once; summaries from
-the provider query itself), with the commands::
+``*``: re-measured 24 November 2026, 06:24-06:25 UTC (load average
+1.9-2.8; 50,000 at 06:18 UTC, load average 5.3), after the
+tree-candidate work (trees whose options have one pattern share one
+answer shape, found and written once; summaries from the provider query
+itself; a suffixed group's classes from one query), with the commands::
 
     python tools/bench/placement.py --sizes 10000 --ext-only '' \
         --scenarios nested --requests 5 --upstream-requests 3
@@ -110,20 +111,23 @@ Just before that work, on a quiet machine (load average ~0.8), the
 10,000-host nested rows were 687 / 644 / 588 ms wall, 658 / 634 / 571
 ms CPU for blazar_ext against 2393 / 2294 / 3166 ms CPU upstream (3.6x /
 3.6x / 5.5x); at 1,000 hosts (load average 5.4) 58 / 64 / 54 ms CPU.
+Two later 50,000-host runs (06:25-06:27 UTC, load average ~2) gave
+1758 / 1518 / 1615 and 1741 / 1090 / 1471 ms CPU: the spread at that
+size is wide and not yet explained (in process, about 1.0 s each).
 
 Both sides returned the same number of allocation requests or providers
 in every row (400 / 100 / 400 at 1,000 hosts, 4,000 / 100 / 4,000 at
 10,000; nested 1,600 / 800 / 800 and 16,000 / 8,000 / 8,000). At 50,000
 hosts (150,500 providers) the nested query returned 80,000 candidates:
-CPU per request grows with the results (191 ms for 16,000, 943 ms for
-80,000; 952 ms and 4.6 s before the tree-candidate work). Before
+CPU per request grows with the results (about 200 ms for 16,000,
+0.9-1.8 s for 80,000; 952 ms and 4.6 s before the tree-candidate work). Before
 this round of work (the same bench, 10,000 hosts, wall times only):
 candidates 5.3x, providers 1.3x, nested 1.0x, granular isolate 1.5x.
 Short of the goals (10x, 5x, 10x nested) in the first run: the fixed
 cost of a request (building and compiling the SQLAlchemy statements,
 about 10 ms CPU of a limit=1 request) and Python work per candidate row
-remained. The re-measured nested rows at 10,000 hosts are at 9.2-11.2x
-in CPU (7.4-10.2x wall on the loaded machine); what is left there is
+remained. The re-measured nested rows at 10,000 hosts are at 10.6-11.6x
+in CPU (9.3-11.2x wall); what is left there is
 mostly SQL (the per-class provider queries, ~25 ms each, and the
 summaries of 12,100 providers, ~40 ms).
 
