@@ -1,10 +1,16 @@
 """gabbi fixtures for the metadefs API: configuration and a fresh migrated
-SQLite database per YAML file (metadefs needs no RPC)."""
+SQLite database per YAML file (metadefs needs no RPC); ``on_backend``
+gives the same fixture names on MariaDB/MySQL or PostgreSQL."""
+
+import types
+import unittest
 
 from gabbi import fixture
 
 from blazar_ext.api import app as api_app
 from blazar_ext.tests import fixtures as blazar_fixtures
+from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import services
 
 _APP = None
 
@@ -26,15 +32,41 @@ class MetadefsFixture(fixture.GabbiFixture):
     def start_fixture(self):
         global _APP
         self.fixtures = []
-        for cls in (blazar_fixtures.ConfFixture,
-                    blazar_fixtures.DatabaseFixture):
-            fix = cls()
+        for fix in (blazar_fixtures.ConfFixture(), self.database_fixture()):
             fix.setUp()
             self.fixtures.append(fix)
         _APP = api_app.build(blazar_fixtures.CONF)
+
+    def database_fixture(self):
+        """A fresh migrated SQLite database."""
+        return blazar_fixtures.DatabaseFixture()
 
     def stop_fixture(self):
         global _APP
         _APP = None
         for fix in reversed(self.fixtures):
             fix.cleanUp()
+
+
+class _BackendMetadefsFixture(MetadefsFixture):
+    BACKEND = ''
+
+    def start_fixture(self):
+        # Before anything starts: gabbi does not stop a fixture whose
+        # start raised, and marks every test of the file skipped.
+        reason = services.database_unavailable(self.BACKEND)
+        if reason:
+            raise unittest.SkipTest(reason)
+        super().start_fixture()
+
+    def database_fixture(self):
+        """A fresh database of the backend, migrated to head."""
+        return backends.BackendDatabase(self.BACKEND)
+
+
+def on_backend(backend: str) -> types.SimpleNamespace:
+    """A fixture module for build_tests: MetadefsFixture on ``backend``
+    ('mysql' or 'postgresql'), skipping when its server does not answer."""
+    return types.SimpleNamespace(MetadefsFixture=type(
+        'MetadefsFixture', (_BackendMetadefsFixture,),
+        {'BACKEND': backend, '__module__': __name__}))
