@@ -53,14 +53,6 @@ def _summaries(req, summaries: dict, resources: dict) -> dict:
 _quote = json.encoder.encode_basestring_ascii
 
 
-def _encoded_once(value, cache: dict) -> str:
-    """JSON of a summary value, encoded once per shared object."""
-    text = cache.get(id(value))
-    if text is None:
-        text = cache[id(value)] = json.dumps(value)
-    return text
-
-
 def _body_text(req, flat: ac_api.FlatCandidates, resources: dict) -> str:
     """The response (1.27 and later) as JSON text, written column by
     column (text_columns): the same document _requests() and
@@ -77,37 +69,11 @@ def _body_text(req, flat: ac_api.FlatCandidates, resources: dict) -> str:
         requests += [',"mappings":{"":[', uuids, ']}}']
     else:
         requests.append('}')
-    cache = {}
-    summaries = [
-        '', uuids, ':{"resources":',
-        [_encoded_once(value, cache) for value in flat.resources],
-        ',"traits":', [_encoded_once(value, cache) for value in flat.traits]]
-    if microversion.at_least(req, '1.29'):
-        summaries += [',"parent_provider_uuid":',
-                      text_columns.nullable(flat.parents),
-                      ',"root_provider_uuid":',
-                      text_columns.quoted(flat.roots)]
-    summaries.append('}')
+    with_tree = microversion.at_least(req, '1.29')
     return ('{"allocation_requests":[%s],"provider_summaries":{%s}}'
-            % (text_columns.items(requests, count),
-               text_columns.items(summaries, count)))
-
-
-def _summaries_text(summaries: dict, with_tree: bool, cache: dict) -> str:
-    """The provider summaries (1.27 and later: every class) as JSON
-    text, each shared 'resources' and 'traits' value encoded once."""
-    texts = []
-    for uuid, summary in summaries.items():
-        text = '%s:{"resources":%s,"traits":%s' % (
-            _quote(uuid), _encoded_once(summary['resources'], cache),
-            _encoded_once(summary['traits'], cache))
-        if with_tree:
-            parent = summary['parent_provider_uuid']
-            text += ',"parent_provider_uuid":%s,"root_provider_uuid":%s' % (
-                'null' if parent is None else _quote(parent),
-                _quote(summary['root_provider_uuid']))
-        texts.append(text + '}')
-    return ','.join(texts)
+            % (text_columns.items(requests, count), _summaries_columns_text(
+                flat.uuids, flat.resources, flat.traits,
+                flat.parents if with_tree else None, flat.roots)))
 
 
 def _tree_body_text(req, result: dict) -> str:
@@ -171,17 +137,25 @@ def _shape_template(shape, with_mappings: bool) -> list:
 
 def _tree_summaries_text(summaries: list) -> str:
     """The (uuid, resources, traits, parent uuid, root uuid) summaries as
-    JSON text (1.29 and later), column by column (text_columns), each
-    shared value encoded once."""
+    JSON text (1.29 and later)."""
     if not summaries:
         return ''
-    uuids, resources, traits, parents, roots = zip(*summaries)
-    return text_columns.items([
-        '', text_columns.quoted(uuids), ':{"resources":',
-        _encoded_column(resources), ',"traits":', _encoded_column(traits),
-        ',"parent_provider_uuid":', text_columns.nullable(parents),
-        ',"root_provider_uuid":', text_columns.quoted(roots), '}'],
-        len(uuids))
+    return _summaries_columns_text(*zip(*summaries))
+
+
+def _summaries_columns_text(uuids, resources, traits, parents=None,
+                            roots=None) -> str:
+    """Provider summaries (1.27 and later: every class) as JSON text,
+    column by column (text_columns), each shared value encoded once;
+    with parents (1.29 and later), parent and root uuids too."""
+    pieces = ['', text_columns.quoted(uuids), ':{"resources":',
+              _encoded_column(resources), ',"traits":',
+              _encoded_column(traits)]
+    if parents is not None:
+        pieces += [',"parent_provider_uuid":', text_columns.nullable(parents),
+                   ',"root_provider_uuid":', text_columns.quoted(roots)]
+    pieces.append('}')
+    return text_columns.items(pieces, len(uuids))
 
 
 def _encoded_column(values) -> list:

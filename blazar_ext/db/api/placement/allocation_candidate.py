@@ -20,14 +20,12 @@ from blazar_ext.query import json_text
 
 RP = models.ResourceProvider
 INV = models.Inventory
-ALLOC = models.Allocation
 RC = models.ResourceClass
 RPT = models.ResourceProviderTrait
 TRAIT = models.Trait
-# Candidate ids per IN list: well under the bound parameters any database
-# takes (SQLite 32766, PostgreSQL 65535).
+# Tree roots per IN list (ids are written into the SQL text: see
+# provider_base.ids_in).
 _IN_CHUNK = 10000
-_PARTITION = 500
 _CLASS_NAMES = sa.select(RC.id, RC.name)
 
 
@@ -294,91 +292,3 @@ def _read_traits(conn, texts) -> list:
             for text, trait_ids in ids.items()}
     read[None] = []
     return [read[text] for text in texts]
-
-
-# Thousands of candidates mean tens of thousands of rows. They are read in
-# provider order and folded at once into values shared by every provider
-# that looks the same: a tuple of the row values is the key.
-
-def _usages_select(where) -> sa.Select:
-    return (sa.select(ALLOC.resource_provider_id, ALLOC.resource_class_id,
-                      sa.func.sum(ALLOC.used))
-            .where(where(ALLOC.resource_provider_id))
-            .group_by(ALLOC.resource_provider_id, ALLOC.resource_class_id))
-
-
-def _usages(conn, chunk) -> dict:
-    """{(provider id, class id): used}, for the providers that have any:
-    one grouped query, not a correlated SUM for every inventory row."""
-    return {(pid, cid): int(used) for pid, cid, used in
-            provider_base.execute_for_ids(conn, _usages_select, chunk)}
-
-
-def _inventory_select(where) -> sa.Select:
-    return (sa.select(INV.resource_provider_id, INV.resource_class_id,
-                      INV.total - INV.reserved, INV.allocation_ratio)
-            .where(where(INV.resource_provider_id))
-            .order_by(INV.resource_provider_id, INV.resource_class_id))
-
-
-def _traits_select(where) -> sa.Select:
-    return (sa.select(RPT.resource_provider_id, RPT.trait_id, TRAIT.name)
-            .join(TRAIT, TRAIT.id == RPT.trait_id)
-            .where(where(RPT.resource_provider_id))
-            .order_by(RPT.resource_provider_id, RPT.trait_id))
-
-
-def _folded(rows, make) -> dict:
-    """{provider id: make(key)} from rows (provider id, *values) in
-    provider order; equal keys (tuples of the values) share one value."""
-    shared, result = {}, {}
-    current, key = None, []
-    for row in rows:
-        pid = row[0]
-        if pid != current:
-            if key:
-                key = tuple(key)
-                value = shared.get(key)
-                if value is None:
-                    value = shared[key] = make(key)
-                result[current] = value
-            current, key = pid, []
-        key.append(row[1:])
-    if key:
-        key = tuple(key)
-        value = shared.get(key)
-        result[current] = value if value is not None else make(key)
-    return result
-
-
-def _resources_of(conn, ids) -> dict:
-    """{provider id: {class: {'capacity', 'used'}}}, equal ones shared."""
-    class_names = dict(conn.execute(_CLASS_NAMES).all())
-    result = {}
-    for chunk in _chunks(ids):
-        used = _usages(conn, chunk)
-        rows = provider_base.execute_for_ids(
-            conn, _inventory_select, chunk).all()
-        if used:
-            rows = ((pid, cid, free, ratio, used.get((pid, cid), 0))
-                    for pid, cid, free, ratio in rows)
-        result.update(_folded(rows, lambda key: {
-            class_names[v[0]]: {'capacity': int(v[1] * v[2]),
-                                'used': v[3] if len(v) > 3 else 0}
-            for v in key}))
-    return result
-
-
-def _traits_of(conn, ids) -> dict:
-    """{provider id: trait names}, equal lists shared.
-
-    In trait id order (the primary key's), as Placement lists them:
-    standard traits, synced before any custom one, then custom ones in the
-    order they were made.
-    """
-    result = {}
-    for chunk in _chunks(ids):
-        rows = provider_base.execute_for_ids(
-            conn, _traits_select, chunk).all()
-        result.update(_folded(rows, lambda key: [v[1] for v in key]))
-    return result
