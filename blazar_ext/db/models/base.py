@@ -8,6 +8,7 @@ import uuid
 from oslo_db.sqlalchemy import models
 from oslo_utils import uuidutils
 import sqlalchemy as sa
+from sqlalchemy.dialects import mysql
 from sqlalchemy import orm
 
 
@@ -19,6 +20,15 @@ class _Base(models.TimestampMixin, models.ModelBase):
 
 
 BASE = orm.declarative_base(cls=_Base)
+
+
+def exact_string(length: int) -> sa.types.TypeEngine:
+    """A string compared byte for byte on every database, as SQLite and
+    PostgreSQL compare: MySQL's default collation would fold case
+    ("custom_gpu" finding CUSTOM_GPU)."""
+    return sa.String(length).with_variant(
+        mysql.VARCHAR(length, charset='utf8mb4', collation='utf8mb4_bin'),
+        'mysql', 'mariadb')
 
 
 class ReservationDetailMixin:

@@ -11,14 +11,15 @@ class MetadefNamespace(base.BASE):
     __tablename__ = 'metadef_namespaces'
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    namespace = sa.Column(sa.String(80), nullable=False, unique=True)
+    namespace = sa.Column(base.exact_string(80), nullable=False,
+                          unique=True)
     display_name = sa.Column(sa.String(80))
     description = sa.Column(sa.Text)
     visibility = sa.Column(sa.String(32), nullable=False,
                            default='private', server_default='private')
     protected = sa.Column(sa.Boolean, nullable=False, default=False,
                           server_default=sa.false())
-    owner = sa.Column(sa.String(255), nullable=False, index=True)
+    owner = sa.Column(base.exact_string(255), nullable=False, index=True)
 
 
 class MetadefProperty(base.BASE):
@@ -34,7 +35,7 @@ class MetadefProperty(base.BASE):
     namespace_id = sa.Column(
         sa.Integer, sa.ForeignKey('metadef_namespaces.id',
                                   ondelete='CASCADE'), nullable=False)
-    name = sa.Column(sa.String(255), nullable=False)
+    name = sa.Column(base.exact_string(255), nullable=False)
     json_schema = sa.Column(sa.Text, nullable=False)
 
 
@@ -51,7 +52,7 @@ class MetadefObject(base.BASE):
     namespace_id = sa.Column(
         sa.Integer, sa.ForeignKey('metadef_namespaces.id',
                                   ondelete='CASCADE'), nullable=False)
-    name = sa.Column(sa.String(255), nullable=False)
+    name = sa.Column(base.exact_string(255), nullable=False)
     description = sa.Column(sa.Text)
     required = sa.Column(sa.Text)
     json_schema = sa.Column(sa.Text, nullable=False)
@@ -70,7 +71,7 @@ class MetadefTag(base.BASE):
     namespace_id = sa.Column(
         sa.Integer, sa.ForeignKey('metadef_namespaces.id',
                                   ondelete='CASCADE'), nullable=False)
-    name = sa.Column(sa.String(255), nullable=False)
+    name = sa.Column(base.exact_string(255), nullable=False)
 
 
 class MetadefResourceType(base.BASE):
@@ -79,7 +80,7 @@ class MetadefResourceType(base.BASE):
     __tablename__ = 'metadef_resource_types'
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    name = sa.Column(sa.String(80), nullable=False, unique=True)
+    name = sa.Column(base.exact_string(80), nullable=False, unique=True)
     protected = sa.Column(sa.Boolean, nullable=False, default=False,
                           server_default=sa.false())
 

@@ -11,13 +11,7 @@ from blazar_ext.db.models import base
 ALLOCATION_RATIO = sa.Float().with_variant(mysql.DOUBLE(asdecimal=False),
                                            'mysql', 'mariadb')
 
-
-def _exact(length: int) -> sa.types.TypeEngine:
-    """A string compared byte for byte on every database: MySQL's default
-    collation would fold case ("custom_gpu" finding CUSTOM_GPU)."""
-    return sa.String(length).with_variant(
-        mysql.VARCHAR(length, charset='utf8mb4', collation='utf8mb4_bin'),
-        'mysql', 'mariadb')
+_exact = base.exact_string
 
 
 class ResourceProvider(base.BASE):
