@@ -50,7 +50,7 @@ $BLAZAR_EXT_PLACEMENT_VENV, else .placement-venv in the repository root
 URL without a database name (mysql+pymysql://root@127.0.0.1,
 postgresql+psycopg2://postgres@127.0.0.1): every side, scenario and size
 gets a fresh database there (analyzed after loading), dropped afterwards;
-both run, figures on them are still to take.
+both run.
 
 Each row prints both sides' median wall time and median server CPU time
 per request (the CPU each server process's threads ran during the
@@ -58,78 +58,11 @@ request, from Linux's scheduler statistics; on a machine shared by many
 jobs the wall time of a short request is mostly waiting for a core, and
 the CPU time compares the work itself), with ratios upstream/blazar_ext.
 
-Measured 23 November 2026, 16:16-16:45 UTC, 2 cores shared with about
-six other engineers' jobs (load average 15-20: absolute times are many
-times a quiet machine's; compare ratios), SQLite files, blazar_ext with
-the changes up to "a short id list stays a bound IN" (1,000 and 10,000
-measured before they were rebased onto main, 50,000 after)::
-
-    BLAZAR_EXT_PLACEMENT_VENV=/work/upstream-placement-venv \
-    python tools/bench/placement.py --sizes 1000,10000 --ext-only 50000 \
-        --requests 5 --upstream-requests 3
-
-=====  ==========================  ======  ======  =====  =====  ======  =====
-hosts  query                       ext ms  up ms   ratio  ext    up CPU  ratio
-                                                          CPU
-=====  ==========================  ======  ======  =====  =====  ======  =====
-1000   candidates, required        356     642     1.8x   22.9   56.9    2.5x
-1000   ... limit=100               223     345     1.5x   21.7   66.3    3.1x
-1000   providers, required         292     723     2.5x   14.7   32.5    2.2x
-1000   nested (1,600) *            43.1    209     4.9x   39.4   197     5.0x
-1000   granular isolate (800) *    39.5    229     5.8x   37.2   223     6.0x
-1000   granular none (800) *       38.2    214     5.6x   35.1   211     6.0x
-10000  candidates, required        2811    12262   4.4x   125    754     6.0x
-10000  ... limit=100               242     5415    22.4x  22.1   555     25.1x
-10000  providers, required         332     761     2.3x   39.9   140     3.5x
-10000  nested (16,000) *           222     2361    10.7x  199    2101    10.6x
-10000  granular isolate (8000) *   234     2628    11.2x  204    2361    11.6x
-10000  granular none (8000) *      258     2386    9.3x   181    2052    11.3x
-50000  candidates, required        2713    -       -      388    -       -
-50000  ... limit=100               231     -       -      25.0   -       -
-50000  providers, required         1759    -       -      168    -       -
-50000  nested (80,000) *           1052    -       -      943    -       -
-50000  granular isolate (40000) *  1008    -       -      930    -       -
-50000  granular none (40000) *     1618    -       -      1042   -       -
-=====  ==========================  ======  ======  =====  =====  ======  =====
-
-``*``: re-measured 24 November 2026, 06:24-06:25 UTC (load average
-1.9-2.8; 50,000 at 06:18 UTC, load average 5.3), after the
-tree-candidate work (trees whose options have one pattern share one
-answer shape, found and written once; summaries from the provider query
-itself; a suffixed group's classes from one query), with the commands::
-
-    python tools/bench/placement.py --sizes 10000 --ext-only '' \
-        --scenarios nested --requests 5 --upstream-requests 3
-    python tools/bench/placement.py --sizes 1000 --ext-only '' \
-        --scenarios nested --requests 5 --upstream-requests 3
-    python tools/bench/placement.py --sizes '' --ext-only 50000 \
-        --scenarios nested --requests 3
-
-Upstream's CPU is lower than in the first run partly because
-tools/cheroot_serve.py now hands its large bodies to cheroot in blocks.
-Just before that work, on a quiet machine (load average ~0.8), the
-10,000-host nested rows were 687 / 644 / 588 ms wall, 658 / 634 / 571
-ms CPU for blazar_ext against 2393 / 2294 / 3166 ms CPU upstream (3.6x /
-3.6x / 5.5x); at 1,000 hosts (load average 5.4) 58 / 64 / 54 ms CPU.
-Two later 50,000-host runs (06:25-06:27 UTC, load average ~2) gave
-1758 / 1518 / 1615 and 1741 / 1090 / 1471 ms CPU: the spread at that
-size is wide and not yet explained (in process, about 1.0 s each).
-
-Both sides returned the same number of allocation requests or providers
-in every row (400 / 100 / 400 at 1,000 hosts, 4,000 / 100 / 4,000 at
-10,000; nested 1,600 / 800 / 800 and 16,000 / 8,000 / 8,000). At 50,000
-hosts (150,500 providers) the nested query returned 80,000 candidates:
-CPU per request grows with the results (about 200 ms for 16,000,
-0.9-1.8 s for 80,000; 952 ms and 4.6 s before the tree-candidate work). Before
-this round of work (the same bench, 10,000 hosts, wall times only):
-candidates 5.3x, providers 1.3x, nested 1.0x, granular isolate 1.5x.
-Short of the goals (10x, 5x, 10x nested) in the first run: the fixed
-cost of a request (building and compiling the SQLAlchemy statements,
-about 10 ms CPU of a limit=1 request) and Python work per candidate row
-remained. The re-measured nested rows at 10,000 hosts are at 10.6-11.6x
-in CPU (9.3-11.2x wall); what is left there is
-mostly SQL (the per-class provider queries, ~25 ms each, and the
-summaries of 12,100 providers, ~40 ms).
+Figures, with the commands and the load they were taken under, are in
+the README ("Side by side with upstream Placement 16"); earlier rounds'
+are in git log -- tools/bench/placement.py README.md. Both servers hand
+large bodies to cheroot in blocks (blazar_ext/wsgi/blocks.py), so the
+run compares the applications, not cheroot's copying of one large write.
 
 ``--alone`` is the former blazar_ext-only bench, in process: it loads
 --api-load providers through the HTTP API (POST provider, PUT inventories,
@@ -137,29 +70,6 @@ PUT traits) and prints that load rate, bulk-loads the rest up to
 --providers (the flat scenario's data), then prints the median and 95th
 percentile of the flat queries. Upstream Placement on this kind of
 machine at 10,000 providers: about 57 requests per second loading.
-
-Former figures of ``--alone`` (2 cores, SQLite file, ``--api-load 300
---requests 10``, medians; "before" is the code at 186da97, both measured
-back to back):
-=====================================  ==========  ==========
-query / load                           before      after
-=====================================  ==========  ==========
-allocation_candidates (4000 results)   186-199 ms  73-75 ms
-allocation_candidates, limit=100       32-34 ms    7-8 ms
-resource_providers (4000 results)      75 ms       38-39 ms
-API load                               54-58 rp/s  64 rp/s
-=====================================  ==========  ==========
-
-The same on MariaDB 10.11 / PostgreSQL 15 (``--database``, fresh
-databases, not analyzed), before -> after: candidates 359 -> 167 ms /
-211 -> 100 ms; with limit=100 37 -> 11 ms / 35 -> 30 ms; providers
-93 -> 60 ms / 80 -> 43 ms; load 58 -> 73 / 65 -> 72 providers/s.
-
-Where the time went, and what changed: the candidate query ran twice
-and joined inventories (so a limit could not stop the scan); every row
-became nested dicts twice before the encoder; and the rows kept alive
-woke a full garbage collection over the whole process on every large
-request (about 40% of it). See git log -- blazar_ext/db/api/placement.
 """
 
 import argparse
