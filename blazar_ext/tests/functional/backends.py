@@ -6,6 +6,9 @@ fresh database of that server migrated to head. Skipped when the
 ``openstack_citest`` login of tools/test-setup.sh does not work.
 """
 
+import types
+import unittest
+
 import fixtures
 from oslo_db.sqlalchemy import engines
 
@@ -62,3 +65,29 @@ def on_each_backend(case: type) -> tuple:
         type(case.__name__ + suffix, (OnBackend, case),
              {'BACKEND': backend, '__module__': case.__module__})
         for backend, suffix in BACKENDS)
+
+
+def gabbi_fixtures_on(backend: str, *classes) -> types.SimpleNamespace:
+    """A gabbi fixture module (for build_tests) whose fixtures are
+    ``classes`` on ``backend``: same names, each taking a fresh database
+    of that server where the class calls ``database_fixture()``."""
+    return types.SimpleNamespace(**{
+        cls.__name__: _gabbi_fixture_on(backend, cls) for cls in classes})
+
+
+def _gabbi_fixture_on(backend: str, cls: type) -> type:
+    def start_fixture(self):
+        # Before anything starts: gabbi stops no fixture whose start
+        # raised, and marks every test of the file skipped.
+        reason = services.database_unavailable(backend)
+        if reason:
+            raise unittest.SkipTest(reason)
+        cls.start_fixture(self)
+
+    def database_fixture(self):
+        """A fresh database of the backend, migrated to head."""
+        return BackendDatabase(backend)
+
+    return type(cls.__name__, (cls,), {
+        'start_fixture': start_fixture, 'database_fixture': database_fixture,
+        '__module__': cls.__module__})

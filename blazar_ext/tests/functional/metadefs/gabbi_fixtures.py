@@ -3,14 +3,12 @@ SQLite database per YAML file (metadefs needs no RPC); ``on_backend``
 gives the same fixture names on MariaDB/MySQL or PostgreSQL."""
 
 import types
-import unittest
 
 from gabbi import fixture
 
 from blazar_ext.api import app as api_app
 from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional import backends
-from blazar_ext.tests.functional import services
 
 _APP = None
 
@@ -48,25 +46,7 @@ class MetadefsFixture(fixture.GabbiFixture):
             fix.cleanUp()
 
 
-class _BackendMetadefsFixture(MetadefsFixture):
-    BACKEND = ''
-
-    def start_fixture(self):
-        # Before anything starts: gabbi does not stop a fixture whose
-        # start raised, and marks every test of the file skipped.
-        reason = services.database_unavailable(self.BACKEND)
-        if reason:
-            raise unittest.SkipTest(reason)
-        super().start_fixture()
-
-    def database_fixture(self):
-        """A fresh database of the backend, migrated to head."""
-        return backends.BackendDatabase(self.BACKEND)
-
-
 def on_backend(backend: str) -> types.SimpleNamespace:
     """A fixture module for build_tests: MetadefsFixture on ``backend``
     ('mysql' or 'postgresql'), skipping when its server does not answer."""
-    return types.SimpleNamespace(MetadefsFixture=type(
-        'MetadefsFixture', (_BackendMetadefsFixture,),
-        {'BACKEND': backend, '__module__': __name__}))
+    return backends.gabbi_fixtures_on(backend, MetadefsFixture)

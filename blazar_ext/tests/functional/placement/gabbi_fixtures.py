@@ -7,13 +7,11 @@ database of MariaDB/MySQL or PostgreSQL instead.
 """
 
 import types
-import unittest
 
 from gabbi import fixture
 
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
-from blazar_ext.tests.functional import services
 
 
 class PlacementFixture(fixture.GabbiFixture):
@@ -34,25 +32,7 @@ class PlacementFixture(fixture.GabbiFixture):
         self.conf.cleanUp()
 
 
-class _BackendPlacementFixture(PlacementFixture):
-    BACKEND = ''
-
-    def start_fixture(self):
-        # Before anything starts: gabbi does not stop a fixture whose
-        # start raised, and marks every test of the file skipped.
-        reason = services.database_unavailable(self.BACKEND)
-        if reason:
-            raise unittest.SkipTest(reason)
-        super().start_fixture()
-
-    def database_fixture(self):
-        """A fresh database of the backend, migrated to head."""
-        return backends.BackendDatabase(self.BACKEND)
-
-
 def on_backend(backend: str) -> types.SimpleNamespace:
     """A fixture module for build_tests: PlacementFixture on ``backend``
     ('mysql' or 'postgresql'), skipping when its server does not answer."""
-    return types.SimpleNamespace(PlacementFixture=type(
-        'PlacementFixture', (_BackendPlacementFixture,),
-        {'BACKEND': backend, '__module__': __name__}))
+    return backends.gabbi_fixtures_on(backend, PlacementFixture)
