@@ -50,9 +50,6 @@ def _summaries(req, summaries: dict, resources: dict) -> dict:
     return out
 
 
-_quote = json.encoder.encode_basestring_ascii
-
-
 def _body_text(req, flat: ac_api.FlatCandidates, resources: dict) -> str:
     """The response (1.27 and later) as JSON text, written column by
     column (text_columns): the same document _requests() and
@@ -119,7 +116,7 @@ def _shape_template(shape, with_mappings: bool) -> list:
             tokens.append(',"mappings":{')
             for index, (suffix, slots) in enumerate(mappings.items()):
                 tokens.append('%s%s:[' % (',' if index else '',
-                                          _quote(suffix)))
+                                          text_columns.quote(suffix)))
                 for number_in, slot in enumerate(slots):
                     tokens += [',' if number_in else '', slot]
                 tokens.append(']')
@@ -185,10 +182,7 @@ def _tree_body(req, result: dict, wanted: set) -> dict:
             if microversion.at_least(req, '1.34'):
                 request['mappings'] = mappings
             requests.append(request)
-    summaries = {
-        uuid: {'resources': resources, 'traits': traits,
-               'parent_provider_uuid': parent, 'root_provider_uuid': root}
-        for uuid, resources, traits, parent, root in result['summaries']}
+    summaries = ac_api.summaries_by_uuid(result['summaries'])
     if not microversion.at_least(req, '1.29'):
         # Before nested awareness, only the providers the requests use.
         summaries = {u: s for u, s in summaries.items() if u in used}

@@ -1,6 +1,7 @@
 """Allocation candidates: providers that can satisfy a request, found by
-one SQL query (capacity, traits, aggregates, tree), then summarised from
-their rows fetched by primary key."""
+one SQL query (capacity, traits, aggregates, tree) that also brings each
+one's summary (inventories with their usage, trait ids) as text the
+database joins."""
 
 import dataclasses
 import functools
@@ -45,14 +46,19 @@ class FlatCandidates:
     traits: list
 
     def summaries(self) -> dict:
-        """{uuid: summary}: 'resources', 'traits', 'parent_provider_uuid'
-        and 'root_provider_uuid'."""
-        return {uuid: {'resources': resources, 'traits': traits,
-                       'parent_provider_uuid': parent,
-                       'root_provider_uuid': root}
-                for uuid, parent, root, resources, traits in zip(
-                    self.uuids, self.parents, self.roots, self.resources,
-                    self.traits)}
+        """summaries_by_uuid() of these providers."""
+        return summaries_by_uuid(zip(self.uuids, self.resources,
+                                     self.traits, self.parents, self.roots))
+
+
+def summaries_by_uuid(summaries) -> dict:
+    """{uuid: {'resources', 'traits', 'parent_provider_uuid',
+    'root_provider_uuid'}} of (uuid, resources, traits, parent uuid, root
+    uuid) summaries, as the dict documents before 1.27 want them."""
+    return {uuid: {'resources': resources, 'traits': traits,
+                   'parent_provider_uuid': parent,
+                   'root_provider_uuid': root}
+            for uuid, resources, traits, parent, root in summaries}
 
 
 def candidate_query(session, resources: dict, required=None,
@@ -184,11 +190,11 @@ def _tree_result(conn, found: list, root_of: dict) -> dict:
     ids, parents, root_ids, uuid_list, inventories, traits = zip(
         *_tree_providers(conn, roots))
     uuids = dict(zip(ids, uuid_list))
+    class_names = dict(conn.execute(_CLASS_NAMES).all())
     summaries = list(zip(
-        uuid_list, _read_inventories(conn, inventories),
+        uuid_list, _read_inventories(inventories, class_names),
         _read_traits(conn, traits), list(map(uuids.get, parents)),
         list(map(uuids.__getitem__, root_ids))))
-    class_names = dict(conn.execute(_CLASS_NAMES).all())
     named, shapes, trees = {}, {}, []
     for pids, shape in found:
         mine = shapes.get(id(shape))
@@ -259,13 +265,15 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
         _ids, uuids, parents, roots, inventories, traits = zip(*rows)
         return FlatCandidates(
             list(uuids), list(parents), list(roots),
-            _read_inventories(conn, inventories), _read_traits(conn, traits))
+            _read_inventories(inventories,
+                              dict(conn.execute(_CLASS_NAMES).all())),
+            _read_traits(conn, traits))
 
 
-def _read_inventories(conn, texts) -> list:
+def _read_inventories(texts, class_names: dict) -> list:
     """_summary_columns' inventory texts as {class: {'capacity', 'used'}}
-    in class id order, each distinct text read once."""
-    class_names = dict(conn.execute(_CLASS_NAMES).all())
+    in class id order (``class_names`` by id), each distinct text read
+    once."""
     read = {None: {}}
     for text in set(texts) - set(read):
         entries = sorted(tuple(map(int, entry.split(':')))

@@ -475,9 +475,9 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
     found = _Found(inventory={} if check_fits else None)
     options = []
     candidate_roots = None
-    for group in groups:
-        amounts = [(class_ids[name], amount)
-                   for name, amount in sorted(group.resources.items())]
+    amounts_of = [[(class_ids[name], amount) for name, amount in
+                   sorted(g.resources.items())] for g in groups]
+    for group, amounts in zip(groups, amounts_of):
         # A suffixed group's classes all come from one provider: one
         # query for them all, its answer each class's options.
         for part in ([amounts] if group.same_provider and amounts
@@ -508,9 +508,7 @@ def find(conn, groups: list, class_ids: dict, group_policy=None,
         else:
             maps.append(resourceless[group.suffix])
     request = _Request(
-        groups, [[(class_ids[name], amount) for name, amount in
-                  sorted(g.resources.items())] for g in groups],
-        group_policy, tuple(same_subtrees), check_fits,
+        groups, amounts_of, group_policy, tuple(same_subtrees), check_fits,
         any(g.required and not g.same_provider for g in groups),
         nested_aware)
     root_of = found.root_of
