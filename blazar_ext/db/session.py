@@ -7,8 +7,39 @@ Database functions open a transaction with ``reader.using(context)`` or
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 
+from blazar_ext import conf
+
 context_manager = enginefacade.transaction_context()
 context_manager.configure(sqlite_fk=True)
+
+
+def _pool_sqlite_file(engine: sa.engine.Engine) -> None:
+    """Keep a SQLite file's connections between transactions.
+
+    oslo.db gives SQLite files a NullPool: each transaction opened the
+    file, read every page it touched again from the operating system (a
+    thousand reads for a large candidates query) and closed it, about
+    half of a small request's work. A QueuePool of [database]
+    max_pool_size keeps connections and their page caches; SQLite still
+    checks the file as each transaction begins, so writes by other
+    connections and processes are seen. The events oslo.db set on the
+    pool (foreign keys, BEGIN) carry over, as Pool.recreate() does it.
+    """
+    old = engine.pool
+    if engine.dialect.name != 'sqlite' or not isinstance(
+            old, sa.pool.NullPool):
+        return
+    database = conf.CONF.database
+    engine.pool = sa.pool.QueuePool(
+        old._creator, pool_size=database.max_pool_size or 5,
+        max_overflow=database.max_overflow or 0,
+        timeout=database.pool_timeout or 30,
+        reset_on_return=old._reset_on_return, _dispatch=old.dispatch,
+        dialect=old._dialect)
+    old.dispose()
+
+
+context_manager.append_on_engine_create(_pool_sqlite_file)
 
 
 @sa.event.listens_for(sa.engine.Engine, 'connect')

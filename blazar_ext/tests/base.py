@@ -7,6 +7,7 @@ from oslo_utils import timeutils
 from oslotest import base
 
 from blazar_ext.tests import fixtures as blazar_fixtures
+from blazar_ext.tests import summaries
 
 
 class TestCase(base.BaseTestCase):
@@ -67,6 +68,9 @@ class LeaseTestCase(APITestCase):
         super().setUp()
         # Events run when a test says so (run_events), not by the clock.
         self.conf.set_override('event_interval', 3600, group='manager')
+        # Hosts, instance reservations and healing write Placement rows:
+        # the triggers must have kept the providers' summaries.
+        self.addCleanup(summaries.assert_kept, self.db.engine)
 
     def add_host(self, name: str, **values) -> dict:
         values['name'] = name

@@ -126,7 +126,8 @@ class ResourceProviderTrait(base.BASE):
 
     __tablename__ = 'resource_provider_traits'
     __table_args__ = (
-        sa.Index('ix_resource_provider_traits_trait_id', 'trait_id'),
+        sa.Index('ix_resource_provider_traits_trait_provider', 'trait_id',
+                 'resource_provider_id'),
     )
 
     resource_provider_id = sa.Column(
@@ -163,3 +164,24 @@ class ResourceProviderAggregate(base.BASE):
     aggregate_id = sa.Column(
         sa.Integer, sa.ForeignKey('placement_aggregates.id'),
         primary_key=True)
+
+
+class ResourceProviderSummary(base.BASE):
+    """A provider's inventories ('class id:capacity:used,...') and trait
+    ids ('id,...') as the candidates query answers them, NULL for none.
+
+    Written by database triggers only (migration 0021), whenever a row of
+    the provider's inventories, allocations or traits changes.
+    """
+
+    __tablename__ = 'resource_provider_summaries'
+    # Derived data the triggers write: no timestamps to keep.
+    created_at = None
+    updated_at = None
+
+    resource_provider_id = sa.Column(
+        sa.Integer, sa.ForeignKey('resource_providers.id',
+                                  ondelete='CASCADE'),
+        primary_key=True, autoincrement=False)
+    inventories = sa.Column(sa.Text)
+    traits = sa.Column(sa.Text)

@@ -222,6 +222,32 @@ class TestCalendarBars(CalendarBrowserTestCase):
         self.assertEqual('active', self.driver.find_element(
             'css selector', '.zoom [data-span="1d"]').get_attribute('class'))
 
+    def test_grid_lines_crossing_a_bar_keep_its_tooltip(self):
+        # Where a day's tick or the now-line crosses a bar, hovering
+        # there still shows the bar (which tick crosses which bar depends
+        # on the time of day: put one across the bar's middle).
+        self.open_page('admin')
+        bar = self.driver.find_element(
+            'css selector', 'rect.bar[data-lease="%s"]'
+            % self.admin_lease['id'])
+        for line in ('line.tick', '#now-line'):
+            hit = self.driver.execute_script("""
+                const bar = arguments[0], line = document.querySelector(
+                    arguments[1]);
+                const x = +bar.getAttribute('x') +
+                    bar.getAttribute('width') / 2;
+                line.setAttribute('x1', x); line.setAttribute('x2', x);
+                line.setAttribute('y1', 0);
+                line.setAttribute('y2', 100000);
+                const box = bar.getBoundingClientRect();
+                const at = document.elementFromPoint(
+                    box.left + box.width / 2, box.top + box.height / 2);
+                return at && at.closest('rect.bar') === bar;""", bar, line)
+            self.assertTrue(hit, line)
+        webdriver.ActionChains(self.driver).move_to_element(bar).perform()
+        browser.wait_until(self.driver,
+                           '!document.getElementById("tooltip").hidden')
+
     def test_other_projects_leases_are_only_reserved(self):
         self.open_page('alice:proj-a')
         bars = self.bars()

@@ -23,6 +23,7 @@ from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import upstream_blazar
+from blazar_ext.tests import summaries
 
 MANAGE = os.path.join(os.path.dirname(sys.executable), 'blazar-ext-manage')
 OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
@@ -278,6 +279,8 @@ class _ImportMixin:
         if problem:
             self.skipTest(problem)
         self.conf.set_override('event_interval', 3600, group='manager')
+        # The import writes providers, inventories and traits in bulk.
+        self.addCleanup(summaries.assert_kept, self.db.engine)
         self.source = upstream_blazar.SourceDatabase(self.DIALECT,
                                                      self.skipTest)
         self.addCleanup(self.source.drop)

@@ -13,11 +13,11 @@ from blazar_ext.db.api.placement import aggregate as agg_api
 from blazar_ext.db.api.placement import candidate_trees
 from blazar_ext.db.api.placement import inventory as inv_api
 from blazar_ext.db.api.placement import provider_base
+from blazar_ext.db.api.placement import provider_summary
 from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
-from blazar_ext.query import json_text
 
 RP = models.ResourceProvider
 INV = models.Inventory
@@ -67,7 +67,8 @@ def candidate_query(session, resources: dict, required=None,
     """SELECT providers that alone satisfy ``resources`` and the filters.
 
     Everything is a test on the provider row, in provider id order, so
-    a limit stops the scan early. The cheap index probes (tree, traits,
+    a limit stops the scan early; a required trait's rows lead
+    (trait_api.narrowed). The cheap index probes (tree, traits,
     aggregates) come before capacity (an inventory probe and a
     correlated SUM of usage), as SQLite tests them in the order written.
     """
@@ -86,12 +87,11 @@ def candidate_query(session, resources: dict, required=None,
 def _candidate_select(amounts: tuple, required, root_required,
                       member_of: tuple, forbidden_aggregates: frozenset,
                       in_tree, limit) -> sa.Select:
-    query = sa.select(RP.id).order_by(RP.id)
+    query = sa.select(RP.id)
     if in_tree is not None:
         query = query.where(RP.root_provider_id ==
                             rp_api.root_id_of(in_tree))
-    if required:
-        query = query.where(*trait_api.provider_filter(required, RP.id))
+    query = trait_api.narrowed(query, required, RP.id)
     if root_required:
         query = query.where(*trait_api.provider_filter(
             root_required, RP.root_provider_id))
@@ -102,29 +102,17 @@ def _candidate_select(amounts: tuple, required, root_required,
     if limit is not None:
         query = query.limit(limit)
     # The columns get_candidates reads with each id.
-    return query.add_columns(RP.uuid, *rp_api.tree_uuids(),
-                             *_summary_columns(RP.id))
+    return _with_summaries(query.add_columns(RP.uuid, *rp_api.tree_uuids()))
 
 
-def _summary_columns(provider_id) -> tuple:
-    """A provider's inventories ('class id:capacity:used', ...) and trait
-    ids ('id,...') as text, in no set order: most providers look alike, so
-    equal texts are read once (get_candidates), and the database, not
-    Python, goes through tens of thousands of rows."""
-    inv = sa.orm.aliased(INV)
-    entry = (sa.cast(inv.resource_class_id, sa.String) + ':'
-             + sa.cast(json_text.truncated(
-                 (inv.total - inv.reserved) * inv.allocation_ratio),
-                 sa.String) + ':'
-             + sa.cast(inv_api.used_expression(inv.resource_provider_id,
-                                               inv.resource_class_id),
-                       sa.String))
-    return (sa.select(json_text.joined(entry))
-            .where(inv.resource_provider_id == provider_id)
-            .scalar_subquery(),
-            sa.select(json_text.joined(RPT.trait_id))
-            .where(RPT.resource_provider_id == provider_id)
-            .scalar_subquery())
+def _with_summaries(query: sa.Select) -> sa.Select:
+    """``query`` of providers (RP) with each one's inventories ('class
+    id:capacity:used', ...) and trait ids ('id,...') as text, in no set
+    order, as database triggers keep them (provider_summary): most
+    providers look alike, so equal texts are read once (get_candidates).
+    Primary key probes, not a join: the query may already join traits
+    (trait_api.narrowed)."""
+    return query.add_columns(*provider_summary.stored_columns(RP.id))
 
 
 def get_tree_candidates(context, groups: list, group_policy=None,
@@ -218,15 +206,16 @@ def _named(amounts: dict, named: dict, class_names: dict) -> dict:
 
 
 def _tree_providers_select(where) -> sa.Select:
-    return (sa.select(RP.id, RP.parent_provider_id, RP.root_provider_id,
-                      RP.uuid, *_summary_columns(RP.id))
-            .where(where(RP.root_provider_id)).order_by(RP.id))
+    return _with_summaries(
+        sa.select(RP.id, RP.parent_provider_id, RP.root_provider_id,
+                  RP.uuid).where(where(RP.root_provider_id))
+        .order_by(RP.id))
 
 
 def _tree_providers(conn, roots: list) -> list:
     """(id, parent id, root id, uuid, inventory text, trait ids text) of
     the providers of the trees of ``roots``, in id order: the summaries
-    come with the rows (_summary_columns), not from thousands of
+    come with the rows (_with_summaries), not from thousands of
     inventory and trait rows more."""
     rows = []
     for chunk in _chunks(roots):
@@ -271,7 +260,7 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
 
 
 def _read_inventories(texts, class_names: dict) -> list:
-    """_summary_columns' inventory texts as {class: {'capacity', 'used'}}
+    """_with_summaries' inventory texts as {class: {'capacity', 'used'}}
     in class id order (``class_names`` by id), each distinct text read
     once."""
     read = {None: {}}
@@ -289,7 +278,7 @@ def _trait_names_select(where) -> sa.Select:
 
 
 def _read_traits(conn, texts) -> list:
-    """_summary_columns' trait id texts as names in id order, each
+    """_with_summaries' trait id texts as names in id order, each
     distinct text read once."""
     ids = {text: sorted(map(int, text.split(',')))
            for text in set(texts) if text is not None}

@@ -60,8 +60,7 @@ def tree_uuids(provider=RP) -> tuple:
 def _rows_query() -> sa.Select:
     """Provider rows (ROW_COLUMNS), without ORM objects: lists may hold
     thousands of providers."""
-    return (sa.select(RP.uuid, RP.name, RP.generation, *tree_uuids())
-            .order_by(RP.id))
+    return sa.select(RP.uuid, RP.name, RP.generation, *tree_uuids())
 
 
 def create(context, name: str, uuid: str | None = None,
@@ -161,8 +160,7 @@ def _list_select(name, uuid, in_tree, member_of: tuple,
     if in_tree is not None:
         query = query.where(RP.root_provider_id == root_id_of(in_tree))
     # Index probes before capacity: SQLite tests them as written.
-    if required:
-        query = query.where(*trait_api.provider_filter(required, RP.id))
+    query = trait_api.narrowed(query, required, RP.id)
     query = query.where(*agg_api.member_of_filter(
         member_of, forbidden_aggregates, RP.id))
     for class_id, amount in amounts:

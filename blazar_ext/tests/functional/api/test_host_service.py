@@ -463,3 +463,5 @@ TestHealingMySQL, TestHealingPostgreSQL = (
     backends.on_each_backend(TestHealing))
 TestInstanceHealingMySQL, TestInstanceHealingPostgreSQL = (
     backends.on_each_backend(TestInstanceHealing))
+TestOutOfServiceMySQL, TestOutOfServicePostgreSQL = (
+    backends.on_each_backend(TestOutOfService))

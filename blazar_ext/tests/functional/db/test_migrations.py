@@ -18,6 +18,7 @@ from oslotest import base
 import sqlalchemy as sa
 import testtools
 
+from blazar_ext.db.api.placement import provider_summary
 from blazar_ext.db import migration
 from blazar_ext.db import models
 from blazar_ext.db import session as db_session
@@ -513,6 +514,89 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
                 sa.select(sa.func.count()).select_from(allocations).join(
                     consumers,
                     consumers.c.uuid == allocations.c.consumer_id)))
+
+    def test_provider_summaries_backfilled_then_kept_after_0021(self):
+        migration.upgrade('0020', self.engine)
+        tables = self._tables()
+        rp, inv = tables['resource_providers'], tables['inventories']
+        with self.engine.begin() as conn:
+            for n, name in enumerate(['VCPU', 'MEMORY_MB']):
+                conn.execute(tables['resource_classes'].insert().values(
+                    id=n + 1, name=name))
+            conn.execute(tables['traits'].insert(), [
+                {'id': 1, 'name': 'HW_CPU_X86_AVX'},
+                {'id': 2, 'name': 'CUSTOM_GPU'}])
+            ids = [conn.execute(rp.insert().values(
+                uuid='rp-%d' % i, name='rp-%d' % i, generation=1)
+            ).inserted_primary_key[0] for i in range(3)]
+            # (total - reserved) x ratio truncated toward zero: 9.6 is 9,
+            # (2 - 5) x 1.5 = -4.5 is -4.
+            for pid, rc, total, reserved, ratio in [
+                    (ids[0], 1, 32, 0, 0.3), (ids[0], 2, 4096, 7, 1.1),
+                    (ids[1], 1, 2, 5, 1.5)]:
+                conn.execute(inv.insert().values(
+                    resource_provider_id=pid, resource_class_id=rc,
+                    total=total, reserved=reserved, min_unit=1,
+                    max_unit=total, step_size=1, allocation_ratio=ratio))
+            conn.execute(tables['allocations'].insert(), [
+                dict(resource_provider_id=ids[0], consumer_id='c',
+                     resource_class_id=rc, used=used)
+                for rc, used in [(1, 2), (1, 1), (2, 100)]])
+            conn.execute(tables['resource_provider_traits'].insert(), [
+                dict(resource_provider_id=ids[0], trait_id=t)
+                for t in (1, 2)])
+
+        migration.upgrade('0021', self.engine)
+        summary = self._tables()['resource_provider_summaries']
+
+        def stored():
+            with self.engine.connect() as conn:
+                return {pid: tuple(None if t is None else sorted(t.split(','))
+                                   for t in texts)
+                        for pid, *texts in conn.execute(sa.select(
+                            summary.c.resource_provider_id,
+                            summary.c.inventories, summary.c.traits))}
+        self.assertEqual({ids[0]: (['1:9:3', '2:4497:100'], ['1', '2']),
+                          ids[1]: (['1:-4:0'], None),
+                          ids[2]: (None, None)}, stored())
+        with self.engine.connect() as conn:
+            self.assertEqual([], provider_summary.mismatches(conn))
+        # And the triggers keep them from then on.
+        with self.engine.begin() as conn:
+            conn.execute(tables['allocations'].delete().where(
+                tables['allocations'].c.resource_class_id == 2))
+            conn.execute(tables['resource_provider_traits'].insert().values(
+                resource_provider_id=ids[2], trait_id=2))
+        self.assertEqual({ids[0]: (['1:9:3', '2:4497:0'], ['1', '2']),
+                          ids[1]: (['1:-4:0'], None),
+                          ids[2]: (None, ['2'])}, stored())
+
+    def test_provider_summary_triggers_at_head(self):
+        # A later revision that rebuilds a watched table (SQLite's batch
+        # copy, say) would drop its triggers with it: the summaries would
+        # go stale with no error.
+        migration.upgrade('head', self.engine)
+        query = {
+            'sqlite': "SELECT tbl_name, name FROM sqlite_master "
+                      "WHERE type = 'trigger'",
+            'mysql': 'SELECT event_object_table, trigger_name FROM '
+                     'information_schema.triggers '
+                     'WHERE trigger_schema = DATABASE()',
+            'postgresql': 'SELECT tgrelid::regclass::text, tgname '
+                          'FROM pg_trigger WHERE NOT tgisinternal',
+        }[self.engine.name]
+        with self.engine.connect() as conn:
+            found = set(map(tuple, conn.execute(sa.text(query))))
+        expected = {('resource_providers', 'rps_resource_providers_insert')}
+        if self.engine.name == 'sqlite':
+            expected.add(('resource_providers',
+                          'rps_resource_providers_delete'))
+        for table in ('inventories', 'allocations',
+                      'resource_provider_traits'):
+            for event in ('insert', 'update', 'delete'):
+                expected.add((table, 'rps_%s_%s' % (table, event)))
+        self.assertEqual(expected, {row for row in found
+                                    if row[1].startswith('rps_')})
 
     def _empty(self, table: str) -> None:
         with self.engine.begin() as conn:

@@ -7,11 +7,14 @@ database of MariaDB/MySQL or PostgreSQL instead.
 """
 
 import types
+import unittest
 
 from gabbi import fixture
 
+from blazar_ext.db import session as db_session
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests import summaries
 
 
 class PlacementFixture(fixture.GabbiFixture):
@@ -36,3 +39,27 @@ def on_backend(backend: str) -> types.SimpleNamespace:
     """A fixture module for build_tests: PlacementFixture on ``backend``
     ('mysql' or 'postgresql'), skipping when its server does not answer."""
     return backends.gabbi_fixtures_on(backend, PlacementFixture)
+
+
+def check_summaries_last(suite: unittest.TestSuite, loader,
+                         test_loader_name: str) -> unittest.TestSuite:
+    """``suite`` (build_tests') with one test more at the end of each
+    file, inside its fixtures: every provider's summary, as the database
+    triggers keep it, is what its rows make (tests.summaries).
+
+    A test, not a check in stop_fixture: gabbi reports a fixture's error
+    on no test a runner counts, and stestr would pass the run.
+    """
+    for file_suite in suite:
+        tests = list(file_suite)
+        if not tests:
+            continue
+        name = '%s_summaries_kept_by_triggers' % tests[0].test_base_name
+        check = type(name, (unittest.TestCase,), {
+            'test_request': _summaries_kept, '__module__': test_loader_name})
+        file_suite.addTests(loader.loadTestsFromTestCase(check))
+    return suite
+
+
+def _summaries_kept(self):
+    summaries.assert_kept(db_session.get_engine())

@@ -9,6 +9,7 @@ from blazar_ext import context as blazar_context
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 from blazar_ext.query import traits as trait_query
 from blazar_ext.tests import base
@@ -60,6 +61,85 @@ class TestTraitFilters(base.DBTestCase):
 
 TestTraitFiltersMySQL, TestTraitFiltersPostgreSQL = (
     backends.on_each_backend(TestTraitFilters))
+
+
+class _TwentyFourProviders(base.DBTestCase):
+    """Providers rp-00 to rp-23, each with the traits of its number's
+    bits."""
+
+    TRAITS = ['CUSTOM_A', 'CUSTOM_B', 'CUSTOM_C']
+
+    def setUp(self):
+        super().setUp()
+        self.ctx = blazar_context.get_admin_context()
+        for name in self.TRAITS:
+            trait_api.create_trait(self.ctx, name)
+        # Trait rows written in an order unlike the providers' ids.
+        self.traits = {}
+        providers = [rp_api.create(self.ctx, 'rp-%02d' % i)
+                     for i in range(24)]
+        for i, rp in reversed(list(enumerate(providers))):
+            names = [t for bit, t in enumerate(self.TRAITS) if i >> bit & 1]
+            trait_api.set_provider_traits(self.ctx, rp['uuid'], names, 0)
+            self.traits[rp['name']] = set(names)
+
+
+class TestRequiredTraitsLead(_TwentyFourProviders):
+    """trait_api.narrowed: providers with the required traits, none
+    forbidden, in id order, starting from the first required trait's
+    rows."""
+
+    def expected(self, requirement) -> list:
+        return sorted(
+            name for name, traits in self.traits.items()
+            if requirement.required <= traits
+            and not requirement.forbidden & traits
+            and all(group & traits for group in requirement.any_of))
+
+    def names(self, requirement) -> list:
+        return [row.name for row in rp_api.list_providers(
+            self.ctx, required=requirement)]
+
+    def test_same_providers_as_each_trait_tested(self):
+        for values in (['CUSTOM_B'], ['CUSTOM_C,CUSTOM_A'],
+                       ['CUSTOM_A,!CUSTOM_B'], ['!CUSTOM_A'],
+                       ['in:CUSTOM_A,CUSTOM_C'],
+                       ['CUSTOM_B,!CUSTOM_A', 'in:CUSTOM_A,CUSTOM_C']):
+            requirement = trait_query.parse(values)
+            self.assertEqual(self.expected(requirement),
+                             self.names(requirement), values)
+
+    def test_first_page_in_id_order(self):
+        requirement = trait_query.parse('CUSTOM_A')
+        query = trait_api.narrowed(
+            sa.select(models.ResourceProvider.name), requirement,
+            models.ResourceProvider.id).limit(3)
+        with db_session.reader.using(self.ctx) as session:
+            self.assertEqual(self.expected(requirement)[:3],
+                             list(session.scalars(query)))
+
+
+class TestTraitIndexLeads(_TwentyFourProviders):
+    """On SQLite, which joins in the order it estimates best: the
+    (trait, provider) index is read first, and gives the order."""
+
+    def test_trait_index_leads_and_orders(self):
+        query = trait_api.narrowed(
+            sa.select(models.ResourceProvider.name),
+            trait_query.parse('CUSTOM_A,!CUSTOM_B'),
+            models.ResourceProvider.id)
+        with db_session.reader.using(self.ctx) as session:
+            compiled = query.compile(session.bind,
+                                     compile_kwargs={'literal_binds': True})
+            plan = [row[3] for row in session.execute(
+                sa.text('EXPLAIN QUERY PLAN %s' % compiled))]
+        self.assertIn('ix_resource_provider_traits_trait_provider', plan[0])
+        self.assertFalse([step for step in plan if 'TEMP B-TREE' in step],
+                         plan)
+
+
+TestRequiredTraitsLeadMySQL, TestRequiredTraitsLeadPostgreSQL = (
+    backends.on_each_backend(TestRequiredTraitsLead))
 
 
 class TestNameOrder(base.DBTestCase):

@@ -51,7 +51,8 @@ def _build(loader, fixture_module, test_loader_name):
     suite.addTests(driver.build_tests(
         GABBITS_ROOT, loader, intercept=_intercept(api_app.build_placement),
         fixture_module=fixture_module, test_loader_name=test_loader_name))
-    return suite
+    return gabbi_fixtures.check_summaries_last(suite, loader,
+                                               test_loader_name)
 
 
 def load_tests(loader, tests, pattern):
