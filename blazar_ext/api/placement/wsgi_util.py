@@ -12,6 +12,7 @@ import webob
 from blazar_ext.api.middleware import auth
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
+from blazar_ext.api.placement import text_columns
 from blazar_ext.api import validation
 from blazar_ext import exceptions
 
@@ -117,7 +118,11 @@ def json_response(req, body, status: int = 200,
     """``body`` is encoded here, unless it is a str of JSON already."""
     resp = webob.Response(status=status, content_type='application/json',
                           charset='UTF-8')
-    resp.text = body if isinstance(body, str) else jsonutils.dumps(body)
+    if isinstance(body, text_columns.Body):
+        resp.app_iter = body
+        resp.content_length = len(body)
+    else:
+        resp.text = body if isinstance(body, str) else jsonutils.dumps(body)
     if location:
         resp.location = location
     return resp

@@ -67,10 +67,11 @@ def _body_text(req, flat: ac_api.FlatCandidates, resources: dict) -> str:
     else:
         requests.append('}')
     with_tree = microversion.at_least(req, '1.29')
-    return ('{"allocation_requests":[%s],"provider_summaries":{%s}}'
-            % (text_columns.items(requests, count), _summaries_columns_text(
-                flat.uuids, flat.resources, flat.traits,
-                flat.parents if with_tree else None, flat.roots)))
+    return text_columns.document(
+        '{"allocation_requests":[', text_columns.Items(requests, count),
+        '],"provider_summaries":{', _summaries_items(
+            flat.uuids, flat.resources, flat.traits,
+            flat.parents if with_tree else None, flat.roots), '}}')
 
 
 def _tree_body_text(req, result: dict) -> str:
@@ -92,14 +93,17 @@ def _tree_body_text(req, result: dict) -> str:
         if template is None:
             template = templates[key] = _shape_template(run[0][1],
                                                         with_mappings)
-        columns = [text_columns.quoted(uuids)
-                   for uuids in zip(*[uuids for uuids, _ in run])]
-        texts.append(text_columns.items(
+        columns = [text_columns.quoted(uuids) for uuids in
+                   text_columns.columns([uuids for uuids, _ in run],
+                                        len(run[0][0]))]
+        if texts:
+            texts.append(',')
+        texts.append(text_columns.Items(
             [piece if isinstance(piece, str) else columns[piece]
              for piece in template], len(run)))
-    return ('{"allocation_requests":[%s],"provider_summaries":{%s}}'
-            % (','.join(texts),
-               _tree_summaries_text(result['summaries'])))
+    return text_columns.document(
+        '{"allocation_requests":[', *texts, '],"provider_summaries":{',
+        _tree_summaries_items(result['summaries']), '}}')
 
 
 def _shape_template(shape, with_mappings: bool) -> list:
@@ -132,19 +136,19 @@ def _shape_template(shape, with_mappings: bool) -> list:
     return template
 
 
-def _tree_summaries_text(summaries: list) -> str:
+def _tree_summaries_items(summaries: list) -> text_columns.Items:
     """The (uuid, resources, traits, parent uuid, root uuid) summaries as
     JSON text (1.29 and later)."""
     if not summaries:
-        return ''
-    return _summaries_columns_text(*zip(*summaries))
+        return text_columns.Items([''], 0)
+    return _summaries_items(*text_columns.columns(summaries, 5))
 
 
-def _summaries_columns_text(uuids, resources, traits, parents=None,
-                            roots=None) -> str:
+def _summaries_items(uuids, resources, traits, parents=None,
+                     roots=None) -> text_columns.Items:
     """Provider summaries (1.27 and later: every class) as JSON text,
-    column by column (text_columns), each shared value encoded once;
-    with parents (1.29 and later), parent and root uuids too."""
+    column by column (text_columns), each shared value encoded
+    once; with parents (1.29 and later), parent and root uuids too."""
     pieces = ['', text_columns.quoted(uuids), ':{"resources":',
               _encoded_column(resources), ',"traits":',
               _encoded_column(traits)]
@@ -152,7 +156,7 @@ def _summaries_columns_text(uuids, resources, traits, parents=None,
         pieces += [',"parent_provider_uuid":', text_columns.nullable(parents),
                    ',"root_provider_uuid":', text_columns.quoted(roots)]
     pieces.append('}')
-    return text_columns.items(pieces, len(uuids))
+    return text_columns.Items(pieces, len(uuids))
 
 
 def _encoded_column(values) -> list:

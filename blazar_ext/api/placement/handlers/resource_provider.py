@@ -56,8 +56,8 @@ def _list_text(req, rows: list) -> str:
     rp_api.list_providers() returns them), without the nested dicts and
     lists, or a format per provider, that made thousands slow to answer.
     """
-    uuids, names, generations, parents, roots = (
-        zip(*rows) if rows else ((),) * 5)
+    uuids, names, generations, parents, roots = text_columns.columns(
+        rows, len(rp_api.ROW_COLUMNS))
     uuids = _in_string(uuids)
     prefix = text_columns.quote(
         wsgi_util.url(req, '/resource_providers/'))[1:-1]
@@ -75,8 +75,9 @@ def _list_text(req, rows: list) -> str:
             parents), ',"root_provider_uuid":"', _in_string(roots), '"}']
     else:
         pieces.append('"}]}')
-    return '{"resource_providers":[%s]}' % text_columns.items(
-        pieces, len(uuids))
+    return text_columns.document(
+        '{"resource_providers":[', text_columns.Items(pieces, len(uuids)),
+        ']}')
 
 
 def list_providers(req):

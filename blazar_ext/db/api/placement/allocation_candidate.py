@@ -6,6 +6,7 @@ database joins."""
 import dataclasses
 import functools
 import itertools
+import operator
 
 import sqlalchemy as sa
 
@@ -251,9 +252,11 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
             in_tree, root_required, limit)).all()
         if not rows:
             return FlatCandidates([], [], [], [], [])
-        _ids, uuids, parents, roots, inventories, traits = zip(*rows)
+        _ids, uuids, parents, roots, inventories, traits = (
+            list(map(operator.itemgetter(index), rows))
+            for index in range(6))
         return FlatCandidates(
-            list(uuids), list(parents), list(roots),
+            uuids, parents, roots,
             _read_inventories(inventories,
                               dict(conn.execute(_CLASS_NAMES).all())),
             _read_traits(conn, traits))

@@ -15,6 +15,7 @@ from blazar_ext.api.placement.handlers import allocation_candidate as ac
 from blazar_ext.api.placement.handlers import resource_provider as rp
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import text_columns
+from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import allocation_candidate as ac_db
 from blazar_ext.db.api.placement import candidate_trees
 from blazar_ext.db.api.placement import resource_provider as rp_db
@@ -72,7 +73,8 @@ class TestCandidatesText(testtools.TestCase):
                     req, result['summaries'], resources)}
             self.assertEqual(
                 expected,
-                json.loads(ac._body_text(req, _flat(result), resources)),
+                json.loads(ac._body_text(req, _flat(result),
+                                         resources).text()),
                 '1.%d' % minor)
 
     def test_summaries_are_the_columns(self):
@@ -82,7 +84,7 @@ class TestCandidatesText(testtools.TestCase):
     def test_no_candidates(self):
         body = ac._body_text(_request('1.39'),
                              ac_db.FlatCandidates([], [], [], [], []),
-                             {'VCPU': 1})
+                             {'VCPU': 1}).text()
         self.assertEqual({'allocation_requests': [],
                           'provider_summaries': {}}, json.loads(body))
 
@@ -112,12 +114,13 @@ class TestTreeCandidatesText(testtools.TestCase):
             result = _tree_result()
             expected = ac._tree_body(req, result, {'VCPU', 'DISK_GB'})
             self.assertEqual(expected,
-                             json.loads(ac._tree_body_text(req, result)),
+                             json.loads(
+                                 ac._tree_body_text(req, result).text()),
                              '1.%d' % minor)
 
     def test_shapes_fill_in_each_trees_providers(self):
         body = json.loads(ac._tree_body_text(_request('1.39'),
-                                             _tree_result()))
+                                             _tree_result()).text())
         self.assertEqual([
             {'allocations': {CHILD: {'resources': {'VCPU': 1}},
                              OTHER: {'resources': {'DISK_GB': 10}}},
@@ -145,7 +148,8 @@ class TestTreeCandidatesText(testtools.TestCase):
         for minor in (29, 33, 34, 39):
             req = _request('1.%d' % minor)
             self.assertEqual(ac._tree_body(req, result, set()),
-                             json.loads(ac._tree_body_text(req, result)),
+                             json.loads(
+                                 ac._tree_body_text(req, result).text()),
                              '1.%d' % minor)
 
     def test_before_nested_awareness_only_used_providers(self):
@@ -160,7 +164,7 @@ class TestTreeCandidatesText(testtools.TestCase):
 
     def test_no_requests(self):
         body = ac._tree_body_text(_request('1.39'),
-                                  {'trees': [], 'summaries': []})
+                                  {'trees': [], 'summaries': []}).text()
         self.assertEqual({'allocation_requests': [],
                           'provider_summaries': {}}, json.loads(body))
 
@@ -179,7 +183,7 @@ class TestProviderListText(testtools.TestCase):
                     rp.serialize(req, p) for p in providers]}
                 self.assertEqual(
                     expected,
-                    json.loads(rp._list_text(req, _rows(providers))),
+                    json.loads(rp._list_text(req, _rows(providers)).text()),
                     '1.%d %s' % (minor, script_name))
 
     def test_text_is_the_serialized_list(self):
@@ -207,7 +211,8 @@ class TestProviderListText(testtools.TestCase):
     def test_text_is_ascii_as_the_encoder_writes_it(self):
         text = rp._list_text(_request('1.39'), _rows([
             {'uuid': ROOT, 'name': 'r\u00e9seau', 'generation': 0,
-             'parent_provider_uuid': None, 'root_provider_uuid': ROOT}]))
+             'parent_provider_uuid': None,
+             'root_provider_uuid': ROOT}])).text()
         self.assertIn('"r\\u00e9seau"', text)
 
 
@@ -227,3 +232,42 @@ class TestTextColumns(testtools.TestCase):
         self.assertEqual(['"a\\"b"', '"\\u00e9"'],
                          text_columns.quoted(['a"b', '\u00e9']))
         self.assertEqual(['null', '"x"'], text_columns.nullable([None, 'x']))
+
+    def test_columns_transposes_rows(self):
+        self.assertEqual([['a', 'b'], [1, 2]],
+                         text_columns.columns([('a', 1), ('b', 2)], 2))
+        self.assertEqual([[], []], text_columns.columns([], 2))
+
+    def test_items_over_several_batches(self):
+        count = 2 * text_columns._BATCH + 7
+        names = ['n%d' % i for i in range(count)]
+        items = text_columns.Items(['{"a":"', names, '","b":"', names,
+                                    '"}'], count)
+        expected = ','.join('{"a":"%s","b":"%s"}' % (n, n) for n in names)
+        self.assertEqual(expected, items.text())
+        self.assertEqual(len(expected), len(items))
+        self.assertEqual(3, len(list(items.batches())))
+        self.assertEqual(0, len(text_columns.Items(['<', [], '>'], 0)))
+
+    def test_a_large_body_is_sent_in_small_chunks(self):
+        # Megabytes, as a listing of thousands of providers: no chunk of
+        # that size, so none needs fresh pages from the kernel.
+        count = 40000
+        uuids = ['%036d' % i for i in range(count)]
+        body = text_columns.document(
+            '{"l":[', text_columns.Items(['"', uuids, '"'], count), ']}')
+        chunks = list(body)
+        self.assertGreater(len(chunks), 10)
+        self.assertTrue(all(isinstance(chunk, bytes) for chunk in chunks))
+        self.assertLess(max(map(len, chunks)), 4 * text_columns._CHUNK)
+        self.assertEqual(uuids, json.loads(b''.join(chunks))['l'])
+        self.assertEqual(len(b''.join(chunks)), len(body))
+        self.assertEqual(b''.join(chunks).decode(), body.text())
+
+    def test_json_response_of_a_body(self):
+        body = text_columns.document(
+            '{"l":[', text_columns.Items(['', ['1', '2'], ''], 2), ']}')
+        resp = wsgi_util.json_response(_request('1.39'), body)
+        self.assertEqual({'l': [1, 2]}, resp.json)
+        self.assertEqual(len(b'{"l":[1,2]}'), resp.content_length)
+        self.assertEqual('application/json', resp.content_type)
