@@ -43,7 +43,14 @@ class Items:
     """
 
     def __init__(self, pieces: list, count: int):
-        self.pieces = pieces
+        # Adjacent texts as one: fewer parts to lay out and join per item.
+        self.pieces = []
+        for piece in pieces:
+            if (isinstance(piece, str) and self.pieces
+                    and isinstance(self.pieces[-1], str)):
+                self.pieces[-1] += piece
+            else:
+                self.pieces.append(piece)
         self.count = count
 
     def __len__(self) -> int:

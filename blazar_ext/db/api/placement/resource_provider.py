@@ -1,6 +1,8 @@
 """Resource providers: CRUD, trees, and the filtered list."""
 
 import functools
+import operator
+import typing
 
 from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
@@ -34,9 +36,14 @@ def _to_dicts(session, providers) -> list:
             for p in providers]
 
 
-# The columns of a provider row, as list_providers() returns them.
-ROW_COLUMNS = ('uuid', 'name', 'generation', 'parent_provider_uuid',
-               'root_provider_uuid')
+class ProviderColumns(typing.NamedTuple):
+    """Providers column by column, as list_providers() returns them: a
+    list per field, one entry per provider."""
+    uuids: list
+    names: list
+    generations: list
+    parents: list
+    roots: list
 
 
 def tree_uuids(provider=RP) -> tuple:
@@ -58,8 +65,8 @@ def tree_uuids(provider=RP) -> tuple:
 
 
 def _rows_query() -> sa.Select:
-    """Provider rows (ROW_COLUMNS), without ORM objects: lists may hold
-    thousands of providers."""
+    """Provider rows (ProviderColumns' fields), without ORM objects:
+    lists may hold thousands of providers."""
     return sa.select(RP.uuid, RP.name, RP.generation, *tree_uuids())
 
 
@@ -125,16 +132,17 @@ def resource_amounts(session, resources: dict) -> list:
 
 def list_providers(context, name=None, uuid=None, in_tree=None,
                    member_of=(), forbidden_aggregates=(), resources=None,
-                   required=None) -> list:
-    """Providers matching every filter given, in one query: rows
-    (sequences) of ROW_COLUMNS in id order; thousands of dicts would cost
-    more than the query.
+                   required=None) -> ProviderColumns:
+    """Providers matching every filter given, in one query, in id order.
+
+    Column by column: thousands of dicts would cost more than the query,
+    and the rows are gone before the caller's collector can walk them.
     """
     with db_session.reader.using(context) as session:
         if in_tree is not None:
             if session.scalar(sa.select(RP.id).where(
                     RP.uuid == in_tree)) is None:
-                return []
+                return ProviderColumns([], [], [], [], [])
         amounts = tuple(resource_amounts(session, resources or {}))
         if required:
             trait_api.check_exist(session, required.names)
@@ -142,7 +150,9 @@ def list_providers(context, name=None, uuid=None, in_tree=None,
             name, uuid, in_tree, tuple(frozenset(g) for g in member_of),
             frozenset(forbidden_aggregates or ()), amounts,
             required or None)
-        return session.connection().execute(query).all()
+        rows = session.connection().execute(query).all()
+        return ProviderColumns(*(list(map(operator.itemgetter(index), rows))
+                                 for index in range(5)))
 
 
 # Built once per set of filters (hashable; class ids, not names): a

@@ -97,8 +97,7 @@ class TestRequiredTraitsLead(_TwentyFourProviders):
             and all(group & traits for group in requirement.any_of))
 
     def names(self, requirement) -> list:
-        return [row.name for row in rp_api.list_providers(
-            self.ctx, required=requirement)]
+        return rp_api.list_providers(self.ctx, required=requirement).names
 
     def test_same_providers_as_each_trait_tested(self):
         for values in (['CUSTOM_B'], ['CUSTOM_C,CUSTOM_A'],

@@ -169,8 +169,11 @@ class TestTreeCandidatesText(testtools.TestCase):
                           'provider_summaries': {}}, json.loads(body))
 
 
-def _rows(providers: list) -> list:
-    return [tuple(p[c] for c in rp_db.ROW_COLUMNS) for p in providers]
+def _rows(providers: list) -> rp_db.ProviderColumns:
+    return rp_db.ProviderColumns(*(
+        [p[key] for p in providers]
+        for key in ('uuid', 'name', 'generation', 'parent_provider_uuid',
+                    'root_provider_uuid')))
 
 
 class TestProviderListText(testtools.TestCase):
@@ -223,6 +226,13 @@ class TestTextColumns(testtools.TestCase):
             '[a1x],[b2y],[c3z]',
             text_columns.items(['[', ['a', 'b', 'c'], '', ['1', '2', '3'],
                                 '', ['x', 'y', 'z'], ']'], 3))
+
+    def test_adjacent_texts_are_laid_out_as_one(self):
+        items = text_columns.Items(['<', ['a', 'b'], '|', '|', ['1', '2'],
+                                    '>', ''], 2)
+        self.assertEqual(['<', ['a', 'b'], '||', ['1', '2'], '>'],
+                         items.pieces)
+        self.assertEqual('<a||1>,<b||2>', items.text())
 
     def test_one_item_and_none(self):
         self.assertEqual('<v>', text_columns.items(['<', ['v'], '>'], 1))
