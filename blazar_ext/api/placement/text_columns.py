@@ -19,10 +19,12 @@ import typing
 
 quote = json.encoder.encode_basestring_ascii
 
-# Items per batch, and characters per chunk of a Body: tens of kilobytes,
-# under the size from which malloc maps fresh pages per allocation.
-_BATCH = 100
-_CHUNK = 64 * 1024
+# Items per batch, and the least characters per chunk of a Body: tens of
+# kilobytes, under the size from which malloc maps fresh pages per
+# allocation, and mostly under the block the server writes whole
+# (blazar_ext.wsgi.blocks.WRITE_BLOCK): a provider is about 800.
+_BATCH = 64
+_CHUNK = 32 * 1024
 
 
 def columns(rows, width: int) -> list:
