@@ -4,6 +4,8 @@ Database functions open a transaction with ``reader.using(context)`` or
 ``writer.using(context)``; nested uses join the outer transaction.
 """
 
+import contextlib
+
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 
@@ -63,8 +65,42 @@ def _mysql_session(dbapi_connection, connection_record) -> None:
         cursor.execute('SET SESSION group_concat_max_len = 4194304')
 
 
+# A write that changes nothing: on SQLite it takes the database's write
+# lock, waiting for another writer's commit as long as the connection's
+# busy timeout allows.
+_TAKE_WRITE_LOCK = sa.text('DELETE FROM leases WHERE 0 = 1')
+_WRITE_LOCKED = 'blazar_ext.write_locked'
+
+
+class _Writer:
+    """context_manager.writer, whose transactions on SQLite take the write
+    lock before they read.
+
+    oslo.db begins SQLite transactions deferred: two writers both read,
+    then the second to write fails at once with "database is locked"
+    (waiting could deadlock), a 500 for concurrent PUT /allocations.
+    Taken first, the lock makes writers wait their turn instead. Readers
+    are not held up; other databases lock rows.
+    """
+
+    def __init__(self, manager):
+        self._manager = manager
+
+    def __getattr__(self, name: str):
+        return getattr(self._manager, name)
+
+    @contextlib.contextmanager
+    def using(self, context):
+        with self._manager.using(context) as session:
+            if not session.info.get(_WRITE_LOCKED):
+                session.info[_WRITE_LOCKED] = True
+                if session.get_bind().dialect.name == 'sqlite':
+                    session.execute(_TAKE_WRITE_LOCK)
+            yield session
+
+
 reader = context_manager.reader
-writer = context_manager.writer
+writer = _Writer(context_manager.writer)
 
 
 def get_engine():

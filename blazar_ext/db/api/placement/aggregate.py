@@ -38,6 +38,7 @@ def get_aggregates(context, uuid: str) -> dict:
                 'resource_provider_generation': provider.generation}
 
 
+@provider_base.retry_on_deadlock
 def set_aggregates(context, uuid: str, aggregates, generation=None) -> dict:
     """Replace the provider's aggregates; checks and bumps the generation
     when ``generation`` is given (1.19 and later). The answer lists them

@@ -61,7 +61,9 @@ def _json(value) -> str:
     return 'null' if value is None else str(value)
 
 
-def _consumer(session, uuid: str, request: dict):
+def _consumer(session, uuid: str, request: dict) -> tuple:
+    """(consumer row, whether it is new), its generation checked and
+    moved on."""
     consumer = session.scalar(sa.select(CONSUMER).where(
         CONSUMER.uuid == uuid))
     if request.get('check_generation'):
@@ -80,13 +82,19 @@ def _consumer(session, uuid: str, request: dict):
                             consumer_type=request.get('consumer_type'))
         session.add(consumer)
         session.flush()
-    else:
-        consumer.project_id = request['project_id']
-        consumer.user_id = request['user_id']
-        if request.get('consumer_type'):
-            consumer.consumer_type = request['consumer_type']
-        consumer.generation = consumer.generation + 1
-    return consumer
+        return consumer, True
+    consumer.project_id = request['project_id']
+    consumer.user_id = request['user_id']
+    if request.get('consumer_type'):
+        consumer.consumer_type = request['consumer_type']
+    consumer.generation = consumer.generation + 1
+    return consumer, False
+
+
+def _has_allocations(session, consumer_uuid: str) -> bool:
+    """Allocations without a consumer row (written by other tools)."""
+    return session.scalar(sa.select(sa.exists().where(
+        ALLOC.consumer_id == consumer_uuid)))
 
 
 class ConstraintViolated(exceptions.InvalidProviderRequest):
@@ -132,8 +140,23 @@ def _check_amount(session, provider_id: int, uuid: str, name: str,
                    "or step_size." % (amount, name, uuid))
 
 
+def _lock_providers(session, requests: dict) -> dict:
+    """The providers the requests allocate from, by uuid, locked in id
+    order: writers of one provider take turns instead of racing for its
+    generation. Run first, so that on MySQL the transaction's snapshot
+    is taken after the lock and sees the last writer's allocations."""
+    uuids = {rp_uuid for request in requests.values()
+             for rp_uuid in request['allocations']}
+    if not uuids:
+        return {}
+    return {provider.uuid: provider for provider in session.scalars(
+        sa.select(RP).where(RP.uuid.in_(sorted(uuids)))
+        .order_by(RP.id).with_for_update())}
+
+
 def _replace(context, requests: dict) -> None:
     with db_session.writer.using(context) as session:
+        providers = _lock_providers(session, requests)
         names = {name for req in requests.values()
                  for resources in req['allocations'].values()
                  for name in resources}
@@ -145,12 +168,15 @@ def _replace(context, requests: dict) -> None:
                 % (', '.join(sorted(requests)), exc))
         touched = {}
         for consumer_uuid, request in requests.items():
-            consumer = _consumer(session, consumer_uuid, request)
-            session.execute(sa.delete(ALLOC).where(
-                ALLOC.consumer_id == consumer_uuid))
+            consumer, is_new = _consumer(session, consumer_uuid, request)
+            if not is_new or _has_allocations(session, consumer_uuid):
+                # Not for a new consumer: on MySQL, a DELETE matching
+                # nothing locks the index gap that other consumers'
+                # allocations go into, a deadlock with their writers.
+                session.execute(sa.delete(ALLOC).where(
+                    ALLOC.consumer_id == consumer_uuid))
             for rp_uuid, resources in request['allocations'].items():
-                provider = session.scalar(sa.select(RP).where(
-                    RP.uuid == rp_uuid))
+                provider = providers.get(rp_uuid)
                 if provider is None:
                     raise exceptions.InvalidProviderRequest(
                         reason="Allocation for resource provider '%s' that "
@@ -176,6 +202,7 @@ def _replace(context, requests: dict) -> None:
                 raise _ProviderRace(what='allocations')
 
 
+@provider_base.retry_on_deadlock
 def replace_allocations(context, requests: dict) -> None:
     """Set the allocations of one or more consumers atomically.
 
@@ -192,6 +219,7 @@ def replace_allocations(context, requests: dict) -> None:
                 raise
 
 
+@provider_base.retry_on_deadlock
 def delete_allocations(context, consumer_uuid: str) -> None:
     with db_session.writer.using(context) as session:
         deleted = session.execute(sa.delete(ALLOC).where(

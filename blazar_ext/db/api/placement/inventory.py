@@ -138,6 +138,7 @@ def _in_use(session, provider_id: int, class_ids) -> list:
         .order_by(RC.id)))
 
 
+@provider_base.retry_on_deadlock
 def set_inventories(context, uuid: str, inventories: dict, generation: int,
                     reserved_may_equal: bool = True) -> dict:
     """Replace all inventories of a provider; bumps its generation."""
@@ -180,6 +181,7 @@ def set_inventories(context, uuid: str, inventories: dict, generation: int,
                 'resource_provider_generation': provider.generation}
 
 
+@provider_base.retry_on_deadlock
 def create_inventory(context, uuid: str, resource_class: str, values: dict,
                      reserved_may_equal: bool = True) -> dict:
     with db_session.writer.using(context) as session:
@@ -194,6 +196,7 @@ def create_inventory(context, uuid: str, resource_class: str, values: dict,
         return get_inventory(context, uuid, resource_class)
 
 
+@provider_base.retry_on_deadlock
 def update_inventory(context, uuid: str, resource_class: str, values: dict,
                      generation: int, reserved_may_equal: bool = True
                      ) -> dict:
@@ -218,6 +221,7 @@ def update_inventory(context, uuid: str, resource_class: str, values: dict,
         return get_inventory(context, uuid, resource_class)
 
 
+@provider_base.retry_on_deadlock
 def delete_inventory(context, uuid: str, resource_class: str) -> None:
     with db_session.writer.using(context) as session:
         provider = provider_base.get_model(session, uuid)
@@ -229,6 +233,7 @@ def delete_inventory(context, uuid: str, resource_class: str) -> None:
         set_inventories(context, uuid, current, provider.generation)
 
 
+@provider_base.retry_on_deadlock
 def delete_inventories(context, uuid: str) -> None:
     with db_session.writer.using(context) as session:
         provider = provider_base.get_model(session, uuid)

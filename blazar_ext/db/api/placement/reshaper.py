@@ -19,6 +19,7 @@ class GenerationMismatch(exceptions.ConcurrentUpdateDetected):
     """A provider's generation is not the one the caller read."""
 
 
+@provider_base.retry_on_deadlock
 def reshape(context, inventories: dict, allocations: dict) -> None:
     """``inventories``: {provider uuid: (generation, {class: values})};
     ``allocations``: as allocation.replace_allocations() takes them."""

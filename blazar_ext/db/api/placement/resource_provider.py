@@ -70,6 +70,7 @@ def _rows_query() -> sa.Select:
     return sa.select(RP.uuid, RP.name, RP.generation, *tree_uuids())
 
 
+@provider_base.retry_on_deadlock
 def create(context, name: str, uuid: str | None = None,
            parent_uuid: str | None = None) -> dict:
     with db_session.writer.using(context) as session:
@@ -178,6 +179,7 @@ def _list_select(name, uuid, in_tree, member_of: tuple,
     return query
 
 
+@provider_base.retry_on_deadlock
 def update(context, uuid: str, name: str, parent_uuid=None,
            set_parent: bool = False, allow_reparent: bool = False) -> dict:
     """Rename, and set (or from 1.37 change or clear) the parent."""
@@ -228,6 +230,7 @@ def _reparent(session, provider, parent_uuid, allow_reparent: bool):
     session.expire(provider, ['root_provider_id'])
 
 
+@provider_base.retry_on_deadlock
 def delete(context, uuid: str) -> None:
     with db_session.writer.using(context) as session:
         provider = get_model(session, uuid)
