@@ -208,11 +208,20 @@ class _ConcurrentWriters:
     recomputes after the first commits, not from what it saw before."""
 
     def test_concurrent_allocations_on_one_provider(self):
+        self._concurrent_allocations(self.engine)
+
+    def test_concurrent_allocations_under_read_committed(self):
+        # A snapshot per statement (Galera and many MySQL deployments run
+        # READ COMMITTED): the second still counts the first's rows.
+        self._concurrent_allocations(self.engine.execution_options(
+            isolation_level='READ COMMITTED'))
+
+    def _concurrent_allocations(self, engine) -> None:
         vcpu = self.classes['VCPU']
-        with self.engine.begin() as conn:
+        with engine.begin() as conn:
             a = self._provider(conn, 'a')
             self._inventory(conn, a, 'VCPU', 64)
-        first = self.engine.connect()
+        first = engine.connect()
         self.addCleanup(first.close)
         first.begin()
         first.execute(ALLOC.insert().values(
@@ -221,7 +230,7 @@ class _ConcurrentWriters:
         done = []
 
         def second():
-            with self.engine.begin() as conn:
+            with engine.begin() as conn:
                 conn.execute(ALLOC.insert().values(
                     resource_provider_id=a, consumer_id='c2',
                     resource_class_id=vcpu, used=2))
