@@ -5,6 +5,7 @@ Database functions open a transaction with ``reader.using(context)`` or
 """
 
 import contextlib
+import threading
 
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
@@ -96,7 +97,23 @@ class _Writer:
                 session.info[_WRITE_LOCKED] = True
                 if session.get_bind().dialect.name == 'sqlite':
                     session.execute(_TAKE_WRITE_LOCK)
-            yield session
+            depths = _WRITING.__dict__.setdefault('depths', {})
+            depths[id(context)] = depths.get(id(context), 0) + 1
+            try:
+                yield session
+            finally:
+                depths[id(context)] -= 1
+                if not depths[id(context)]:
+                    del depths[id(context)]
+
+
+# The writer transactions this thread has open, by context.
+_WRITING = threading.local()
+
+
+def writing(context) -> bool:
+    """Whether this thread is inside a writer transaction of ``context``."""
+    return id(context) in getattr(_WRITING, 'depths', {})
 
 
 reader = context_manager.reader

@@ -8,6 +8,7 @@ from blazar_ext.db.api import metadef_object
 from blazar_ext.db.api import metadef_property
 from blazar_ext.db.api import metadef_resource_type
 from blazar_ext.db.api import metadef_tag
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -110,6 +111,7 @@ def namespace_get_full(context, namespace: str) -> dict:
         return values
 
 
+@retry.on_deadlock
 def namespace_create(context, values: dict, properties: dict | None = None,
                      objects: list | None = None, tags: list | None = None,
                      associations: list | None = None) -> dict:
@@ -138,6 +140,7 @@ def namespace_create(context, values: dict, properties: dict | None = None,
         return namespace_get(context, name)
 
 
+@retry.on_deadlock
 def namespace_update(context, namespace: str, values: dict) -> dict:
     """Replace the namespace's own fields; children are untouched."""
     with db_session.writer.using(context) as session:
@@ -153,6 +156,7 @@ def namespace_update(context, namespace: str, values: dict) -> dict:
         return namespace_get(context, row.namespace)
 
 
+@retry.on_deadlock
 def namespace_delete(context, namespace: str, force: bool = False) -> None:
     """Delete a namespace and everything in it; protected ones refuse."""
     with db_session.writer.using(context) as session:

@@ -5,6 +5,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from blazar_ext.db.api import metadef_base as base
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -64,6 +65,7 @@ def object_get(context, namespace: str, name: str) -> dict:
         return _to_dict(_get_model(session, namespace, name))
 
 
+@retry.on_deadlock
 def object_create(context, namespace: str, values: dict) -> dict:
     """Add an object; Conflict if the name is taken."""
     with db_session.writer.using(context) as session:
@@ -78,6 +80,7 @@ def object_create(context, namespace: str, values: dict) -> dict:
         return _to_dict(row)
 
 
+@retry.on_deadlock
 def object_update(context, namespace: str, name: str, values: dict) -> dict:
     """Replace an object (``values['name']`` may rename it)."""
     with db_session.writer.using(context) as session:
@@ -90,6 +93,7 @@ def object_update(context, namespace: str, name: str, values: dict) -> dict:
         return _to_dict(row)
 
 
+@retry.on_deadlock
 def object_delete(context, namespace: str, name: str) -> None:
     with db_session.writer.using(context) as session:
         row = _get_model(session, namespace, name)
@@ -98,6 +102,7 @@ def object_delete(context, namespace: str, name: str) -> None:
         session.delete(row)
 
 
+@retry.on_deadlock
 def object_delete_all(context, namespace: str) -> None:
     with db_session.writer.using(context) as session:
         ns = base.get_model(session, namespace)

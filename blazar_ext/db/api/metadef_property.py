@@ -5,6 +5,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from blazar_ext.db.api import metadef_base as base
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -50,6 +51,7 @@ def property_get(context, namespace: str, name: str) -> dict:
         return dict(base.load_json(row.json_schema), name=row.name)
 
 
+@retry.on_deadlock
 def property_create(context, namespace: str, name: str,
                     schema: dict) -> dict:
     """Add a property; Conflict if the name is taken."""
@@ -66,6 +68,7 @@ def property_create(context, namespace: str, name: str,
         return dict(schema, name=name)
 
 
+@retry.on_deadlock
 def property_update(context, namespace: str, name: str,
                     schema: dict) -> dict:
     """Replace a property (``schema['name']`` may rename it)."""
@@ -82,6 +85,7 @@ def property_update(context, namespace: str, name: str,
         return dict(schema, name=new_name)
 
 
+@retry.on_deadlock
 def property_delete(context, namespace: str, name: str) -> None:
     """Delete one property; refused in a protected namespace."""
     with db_session.writer.using(context) as session:
@@ -91,6 +95,7 @@ def property_delete(context, namespace: str, name: str) -> None:
         session.delete(row)
 
 
+@retry.on_deadlock
 def property_delete_all(context, namespace: str) -> None:
     """Delete every property of the namespace."""
     with db_session.writer.using(context) as session:

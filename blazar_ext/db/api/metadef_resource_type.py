@@ -8,6 +8,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from blazar_ext.db.api import metadef_base as base
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -55,6 +56,7 @@ def association_list(context, namespace: str) -> list:
         return base.associations_of(session, [ns.id])[ns.id]
 
 
+@retry.on_deadlock
 def associate(context, namespace: str, values: dict) -> dict:
     """Associate a resource type (created if unknown) with the namespace."""
     with db_session.writer.using(context) as session:
@@ -79,6 +81,7 @@ def associate(context, namespace: str, values: dict) -> dict:
         return base.association_dict(row, rt.name)
 
 
+@retry.on_deadlock
 def deassociate(context, namespace: str, name: str) -> None:
     """Remove an association; refused in a protected namespace."""
     with db_session.writer.using(context) as session:

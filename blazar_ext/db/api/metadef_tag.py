@@ -4,6 +4,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from blazar_ext.db.api import metadef_base as base
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -55,6 +56,7 @@ def tag_get(context, namespace: str, name: str) -> dict:
         return _to_dict(_get_model(session, namespace, name))
 
 
+@retry.on_deadlock
 def tag_create(context, namespace: str, name: str) -> dict:
     with db_session.writer.using(context) as session:
         ns = base.get_model(session, namespace)
@@ -67,6 +69,7 @@ def tag_create(context, namespace: str, name: str) -> dict:
         return _to_dict(row)
 
 
+@retry.on_deadlock
 def tag_create_many(context, namespace: str, names: list,
                     append: bool = False) -> list:
     """Create tags; without ``append`` they replace the existing ones."""
@@ -93,6 +96,7 @@ def tag_create_many(context, namespace: str, names: list,
         return [_to_dict(r) for r in rows]
 
 
+@retry.on_deadlock
 def tag_update(context, namespace: str, name: str, new_name: str) -> dict:
     with db_session.writer.using(context) as session:
         row = _get_model(session, namespace, name)
@@ -104,6 +108,7 @@ def tag_update(context, namespace: str, name: str, new_name: str) -> dict:
         return _to_dict(row)
 
 
+@retry.on_deadlock
 def tag_delete(context, namespace: str, name: str) -> None:
     with db_session.writer.using(context) as session:
         row = _get_model(session, namespace, name)
@@ -112,6 +117,7 @@ def tag_delete(context, namespace: str, name: str) -> None:
         session.delete(row)
 
 
+@retry.on_deadlock
 def tag_delete_all(context, namespace: str) -> None:
     with db_session.writer.using(context) as session:
         ns = base.get_model(session, namespace)

@@ -3,6 +3,7 @@
 import sqlalchemy as sa
 
 from blazar_ext.db.api.placement import provider_base
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 
@@ -38,7 +39,7 @@ def get_aggregates(context, uuid: str) -> dict:
                 'resource_provider_generation': provider.generation}
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def set_aggregates(context, uuid: str, aggregates, generation=None) -> dict:
     """Replace the provider's aggregates; checks and bumps the generation
     when ``generation`` is given (1.19 and later). The answer lists them

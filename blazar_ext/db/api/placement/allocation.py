@@ -5,6 +5,7 @@ import sqlalchemy as sa
 from blazar_ext.db.api.placement import inventory as inv_api
 from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_class as rc_api
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -202,7 +203,7 @@ def _replace(context, requests: dict) -> None:
                 raise _ProviderRace(what='allocations')
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def replace_allocations(context, requests: dict) -> None:
     """Set the allocations of one or more consumers atomically.
 
@@ -219,7 +220,7 @@ def replace_allocations(context, requests: dict) -> None:
                 raise
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def delete_allocations(context, consumer_uuid: str) -> None:
     with db_session.writer.using(context) as session:
         deleted = session.execute(sa.delete(ALLOC).where(

@@ -5,6 +5,7 @@ import sqlalchemy as sa
 from blazar_ext.db.api import instance_capacity
 from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_class as rc_api
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -138,7 +139,7 @@ def _in_use(session, provider_id: int, class_ids) -> list:
         .order_by(RC.id)))
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def set_inventories(context, uuid: str, inventories: dict, generation: int,
                     reserved_may_equal: bool = True) -> dict:
     """Replace all inventories of a provider; bumps its generation."""
@@ -181,7 +182,7 @@ def set_inventories(context, uuid: str, inventories: dict, generation: int,
                 'resource_provider_generation': provider.generation}
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def create_inventory(context, uuid: str, resource_class: str, values: dict,
                      reserved_may_equal: bool = True) -> dict:
     with db_session.writer.using(context) as session:
@@ -196,7 +197,7 @@ def create_inventory(context, uuid: str, resource_class: str, values: dict,
         return get_inventory(context, uuid, resource_class)
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def update_inventory(context, uuid: str, resource_class: str, values: dict,
                      generation: int, reserved_may_equal: bool = True
                      ) -> dict:
@@ -221,7 +222,7 @@ def update_inventory(context, uuid: str, resource_class: str, values: dict,
         return get_inventory(context, uuid, resource_class)
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def delete_inventory(context, uuid: str, resource_class: str) -> None:
     with db_session.writer.using(context) as session:
         provider = provider_base.get_model(session, uuid)
@@ -233,7 +234,7 @@ def delete_inventory(context, uuid: str, resource_class: str) -> None:
         set_inventories(context, uuid, current, provider.generation)
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def delete_inventories(context, uuid: str) -> None:
     with db_session.writer.using(context) as session:
         provider = provider_base.get_model(session, uuid)

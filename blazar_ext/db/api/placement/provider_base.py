@@ -2,7 +2,6 @@
 
 import functools
 
-from oslo_db import api as oslo_db_api
 import sqlalchemy as sa
 from sqlalchemy.ext import compiler
 
@@ -11,14 +10,6 @@ from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
 RP = models.ResourceProvider
-
-# Writers retried when the database picks them as a deadlock's victim: on
-# MySQL, concurrent writes of neighbouring rows (allocations of two
-# consumers, inventories of two providers) can lock each other's index
-# gaps. Placement's own writers are retried the same way.
-retry_on_deadlock = oslo_db_api.wrap_db_retry(
-    max_retries=10, retry_on_deadlock=True, retry_interval=0.05,
-    max_retry_interval=0.5, inc_retry_interval=True)
 
 
 def get_model(session, uuid: str) -> models.ResourceProvider:

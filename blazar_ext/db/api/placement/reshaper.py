@@ -11,6 +11,7 @@ InventoryInUse, and everything rolls back).
 from blazar_ext.db.api.placement import allocation as alloc_api
 from blazar_ext.db.api.placement import inventory as inv_api
 from blazar_ext.db.api.placement import provider_base
+from blazar_ext.db.api import retry
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
@@ -19,7 +20,7 @@ class GenerationMismatch(exceptions.ConcurrentUpdateDetected):
     """A provider's generation is not the one the caller read."""
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def reshape(context, inventories: dict, allocations: dict) -> None:
     """``inventories``: {provider uuid: (generation, {class: values})};
     ``allocations``: as allocation.replace_allocations() takes them."""

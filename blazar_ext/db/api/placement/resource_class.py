@@ -4,7 +4,7 @@ import os_resource_classes
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
-from blazar_ext.db.api.placement import provider_base
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -59,7 +59,7 @@ def class_exists(context, name: str) -> bool:
             sa.select(_RC.id).where(_RC.name == name)) is not None
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def create_class(context, name: str, exist_ok: bool = False) -> bool:
     """Create a custom class; True if created."""
     with db_session.writer.using(context) as session:
@@ -77,7 +77,7 @@ def create_class(context, name: str, exist_ok: bool = False) -> bool:
         return True
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def delete_class(context, name: str) -> None:
     with db_session.writer.using(context) as session:
         rc_id = session.scalar(sa.select(_RC.id).where(_RC.name == name))
@@ -91,7 +91,7 @@ def delete_class(context, name: str) -> None:
         session.execute(sa.delete(_RC).where(_RC.id == rc_id))
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def rename_class(context, name: str, new_name: str) -> None:
     """Rename a custom class (microversions before 1.7)."""
     with db_session.writer.using(context) as session:

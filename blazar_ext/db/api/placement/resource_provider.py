@@ -13,6 +13,7 @@ from blazar_ext.db.api.placement import inventory as inv_api
 from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import placement as models
@@ -70,7 +71,7 @@ def _rows_query() -> sa.Select:
     return sa.select(RP.uuid, RP.name, RP.generation, *tree_uuids())
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def create(context, name: str, uuid: str | None = None,
            parent_uuid: str | None = None) -> dict:
     with db_session.writer.using(context) as session:
@@ -179,7 +180,7 @@ def _list_select(name, uuid, in_tree, member_of: tuple,
     return query
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def update(context, uuid: str, name: str, parent_uuid=None,
            set_parent: bool = False, allow_reparent: bool = False) -> dict:
     """Rename, and set (or from 1.37 change or clear) the parent."""
@@ -230,7 +231,7 @@ def _reparent(session, provider, parent_uuid, allow_reparent: bool):
     session.expire(provider, ['root_provider_id'])
 
 
-@provider_base.retry_on_deadlock
+@retry.on_deadlock
 def delete(context, uuid: str) -> None:
     with db_session.writer.using(context) as session:
         provider = get_model(session, uuid)

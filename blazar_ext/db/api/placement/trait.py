@@ -7,6 +7,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from blazar_ext.db.api.placement import provider_base as rp_api
+from blazar_ext.db.api import retry
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -161,7 +162,7 @@ def trait_exists(context, name: str) -> bool:
             sa.select(_T.id).where(_T.name == name)) is not None
 
 
-@rp_api.retry_on_deadlock
+@retry.on_deadlock
 def create_trait(context, name: str) -> bool:
     """Create a custom trait; True if created, False if it existed."""
     with db_session.writer.using(context) as session:
@@ -175,7 +176,7 @@ def create_trait(context, name: str) -> bool:
         return True
 
 
-@rp_api.retry_on_deadlock
+@retry.on_deadlock
 def delete_trait(context, name: str) -> None:
     with db_session.writer.using(context) as session:
         trait_id = session.scalar(sa.select(_T.id).where(_T.name == name))
@@ -215,7 +216,7 @@ def get_provider_traits(context, uuid: str) -> dict:
                 'resource_provider_generation': provider.generation}
 
 
-@rp_api.retry_on_deadlock
+@retry.on_deadlock
 def set_provider_traits(context, uuid: str, names, generation: int) -> dict:
     """Replace the provider's traits; bumps its generation."""
     with db_session.writer.using(context) as session:
@@ -233,7 +234,7 @@ def set_provider_traits(context, uuid: str, names, generation: int) -> dict:
                 'resource_provider_generation': provider.generation}
 
 
-@rp_api.retry_on_deadlock
+@retry.on_deadlock
 def delete_provider_traits(context, uuid: str) -> None:
     with db_session.writer.using(context) as session:
         provider = rp_api.get_model(session, uuid)

@@ -1,0 +1,68 @@
+"""Concurrent metadefs writers all succeed.
+
+Eight threads create, tag, describe and delete namespaces at once.
+Before, on MariaDB some POST .../tags died as deadlock victims (500).
+"""
+
+import threading
+
+from blazar_ext.api import app as api_app
+from blazar_ext.tests import base
+from blazar_ext.tests import fixtures as blazar_fixtures
+from blazar_ext.tests.functional import backends
+
+THREADS = 8
+ROUNDS = 4
+
+
+class TestConcurrentWrites(base.DBTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.api = self.useFixture(blazar_fixtures.APIFixture(api_app.build))
+
+    def _namespace_life(self, number: int, round_: int) -> list:
+        namespace = 'NS_%d_%d' % (number, round_)
+        base_path = '/v2/metadefs/namespaces'
+        path = '%s/%s' % (base_path, namespace)
+        return [
+            self.api.request('POST', base_path, {
+                'namespace': namespace, 'visibility': 'public',
+                'resource_type_associations': [
+                    {'name': 'OS::Nova::Flavor', 'prefix': 'hw:'}]}),
+            self.api.request('POST', path + '/properties', {
+                'name': 'p%d' % round_, 'title': 'P', 'type': 'string'}),
+            self.api.request('POST', path + '/objects', {
+                'name': 'o%d' % round_, 'properties': {}}),
+            self.api.request('POST', path + '/tags', {
+                'tags': [{'name': 'a'}, {'name': 'b'}]}),
+            self.api.request('POST', path + '/tags', {
+                'tags': [{'name': 'c'}]}),
+            self.api.request('DELETE', path),
+        ]
+
+    def test_namespaces_made_and_removed_at_once(self):
+        failures = []
+        start = threading.Barrier(THREADS)
+
+        def run(number):
+            start.wait()
+            for round_ in range(ROUNDS):
+                failures.extend(
+                    (resp.status, resp.text[:300])
+                    for resp in self._namespace_life(number, round_)
+                    if resp.status >= 300)
+        threads = [threading.Thread(target=run, args=(n,))
+                   for n in range(THREADS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        self.assertEqual([], failures)
+        listed = self.api.request('GET', '/v2/metadefs/namespaces').json()
+        self.assertEqual([], [ns['namespace'] for ns in listed['namespaces']
+                              if ns['namespace'].startswith('NS_')])
+
+
+TestConcurrentWritesMySQL, TestConcurrentWritesPostgreSQL = (
+    backends.on_each_backend(TestConcurrentWrites))
