@@ -45,7 +45,9 @@ def _get_or_create(session, name: str):
                 rt = models.MetadefResourceType(name=name, protected=False)
                 session.add(rt)
         except db_exc.DBDuplicateEntry:
-            rt = session.scalars(query).one()
+            # A locking read: on MySQL a plain one reads this
+            # transaction's snapshot, taken before the winner committed.
+            rt = session.scalars(query.with_for_update(read=True)).one()
     return rt
 
 

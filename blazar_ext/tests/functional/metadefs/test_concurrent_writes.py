@@ -5,8 +5,14 @@ Before, on MariaDB some POST .../tags died as deadlock victims (500).
 """
 
 import threading
+import time
+
+import sqlalchemy as sa
 
 from blazar_ext.api import app as api_app
+from blazar_ext import context as blazar_context
+from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api import metadef_resource_type as rt_api
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional import backends
@@ -62,6 +68,33 @@ class TestConcurrentWrites(base.DBTestCase):
         listed = self.api.request('GET', '/v2/metadefs/namespaces').json()
         self.assertEqual([], [ns['namespace'] for ns in listed['namespaces']
                               if ns['namespace'].startswith('NS_')])
+
+    def test_resource_type_made_by_another_writer_meanwhile(self):
+        # The association's writer looks the type up, finds nothing,
+        # and its insert waits on another transaction's uncommitted row
+        # of the same name; when that commits, the type is read back.
+        ctx = blazar_context.get_admin_context()
+        ns_api.namespace_create(ctx, {'namespace': 'NS', 'owner': 'admin',
+                                      'visibility': 'public',
+                                      'protected': False})
+        other = self.db.engine.connect()
+        self.addCleanup(other.close)
+        other.begin()
+        other.execute(sa.text(
+            "INSERT INTO metadef_resource_types (name, protected, "
+            "created_at) VALUES ('OS::Race::Type', :false, :now)"),
+            {'false': False, 'now': '2026-11-24 00:00:00'})
+        done = []
+
+        def associate():
+            done.append(rt_api.associate(ctx, 'NS', {
+                'name': 'OS::Race::Type', 'prefix': 'race:'}))
+        thread = threading.Thread(target=associate)
+        thread.start()
+        time.sleep(1)
+        other.commit()
+        thread.join(30)
+        self.assertEqual(['OS::Race::Type'], [a['name'] for a in done])
 
 
 TestConcurrentWritesMySQL, TestConcurrentWritesPostgreSQL = (
