@@ -16,6 +16,7 @@ from blazar_ext.db.api import metadef_resource_type as rt_api
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import concurrent
 
 THREADS = 8
 ROUNDS = 4
@@ -48,23 +49,10 @@ class TestConcurrentWrites(base.DBTestCase):
         ]
 
     def test_namespaces_made_and_removed_at_once(self):
-        failures = []
-        start = threading.Barrier(THREADS)
-
-        def run(number):
-            start.wait()
+        def lives(number):
             for round_ in range(ROUNDS):
-                failures.extend(
-                    (resp.status, resp.text[:300])
-                    for resp in self._namespace_life(number, round_)
-                    if resp.status >= 300)
-        threads = [threading.Thread(target=run, args=(n,))
-                   for n in range(THREADS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(120)
-        self.assertEqual([], failures)
+                yield from self._namespace_life(number, round_)
+        self.assertEqual([], concurrent.failed_requests(THREADS, lives))
         listed = self.api.request('GET', '/v2/metadefs/namespaces').json()
         self.assertEqual([], [ns['namespace'] for ns in listed['namespaces']
                               if ns['namespace'].startswith('NS_')])

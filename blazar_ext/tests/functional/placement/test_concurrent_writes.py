@@ -6,13 +6,13 @@ as deadlock victims (500), on SQLite as "database is locked" (500), and
 on PostgreSQL some lost the provider generation race ten times (409).
 """
 
-import threading
 import uuid
 
 from blazar_ext.api import app as api_app
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import concurrent
 from blazar_ext.tests import summaries
 
 PLACEMENT = {'OpenStack-API-Version': 'placement 1.39'}
@@ -41,25 +41,6 @@ class TestConcurrentWrites(base.DBTestCase):
         self.assertEqual(200, resp.status, resp.text)
         return rp
 
-    def _in_threads(self, work) -> list:
-        """work(thread number) in THREADS threads at once; the statuses
-        and bodies of the failed requests."""
-        failures = []
-        start = threading.Barrier(THREADS)
-
-        def run(number):
-            start.wait()
-            for resp in work(number):
-                if resp.status >= 300:
-                    failures.append((resp.status, resp.text[:300]))
-        threads = [threading.Thread(target=run, args=(n,))
-                   for n in range(THREADS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(120)
-        return failures
-
     def test_allocations_on_shared_providers(self):
         providers = [self._provider('rp%d' % i) for i in range(2)]
 
@@ -76,7 +57,7 @@ class TestConcurrentWrites(base.DBTestCase):
                      'project_id': 'p', 'user_id': 'u',
                      'consumer_generation': None,
                      'consumer_type': 'INSTANCE'}, headers=PLACEMENT)
-        self.assertEqual([], self._in_threads(allocate))
+        self.assertEqual([], concurrent.failed_requests(THREADS, allocate))
 
         # Every write counted: usages add up, each moved the generation.
         used = sum(
@@ -112,7 +93,7 @@ class TestConcurrentWrites(base.DBTestCase):
             if number % 2:
                 yield self.api.request('DELETE', '/allocations/%s' % consumer,
                                        headers=PLACEMENT)
-        self.assertEqual([], self._in_threads(churn))
+        self.assertEqual([], concurrent.failed_requests(THREADS, churn))
         usages = self.api.request('GET', '/resource_providers/%s/usages'
                                   % rp, headers=PLACEMENT).json()['usages']
         self.assertEqual(WRITES * THREADS // 2, usages['VCPU'])
@@ -140,7 +121,7 @@ class TestConcurrentWrites(base.DBTestCase):
                         generation = resp.json()[
                             'resource_provider_generation']
                     yield resp
-        self.assertEqual([], self._in_threads(describe))
+        self.assertEqual([], concurrent.failed_requests(THREADS, describe))
         summaries.assert_kept(self.db.engine)
 
 
