@@ -70,7 +70,6 @@ def _mysql_session(dbapi_connection, connection_record) -> None:
 # lock, waiting for another writer's commit as long as the connection's
 # busy timeout allows.
 _TAKE_WRITE_LOCK = sa.text('DELETE FROM leases WHERE 0 = 1')
-_WRITE_LOCKED = 'blazar_ext.write_locked'
 
 
 class _Writer:
@@ -93,10 +92,10 @@ class _Writer:
     @contextlib.contextmanager
     def using(self, context):
         with self._manager.using(context) as session:
-            if not session.info.get(_WRITE_LOCKED):
-                session.info[_WRITE_LOCKED] = True
-                if session.get_bind().dialect.name == 'sqlite':
-                    session.execute(_TAKE_WRITE_LOCK)
+            # Once, as the outermost writer of the context begins.
+            if (not writing(context)
+                    and session.get_bind().dialect.name == 'sqlite'):
+                session.execute(_TAKE_WRITE_LOCK)
             depths = _WRITING.__dict__.setdefault('depths', {})
             depths[id(context)] = depths.get(id(context), 0) + 1
             try:

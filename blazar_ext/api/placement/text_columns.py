@@ -14,7 +14,6 @@ server sends it, every batch reusing the memory the last one freed.
 """
 
 import json
-import operator
 import typing
 
 quote = json.encoder.encode_basestring_ascii
@@ -25,14 +24,6 @@ quote = json.encoder.encode_basestring_ascii
 # (blazar_ext.wsgi.blocks.WRITE_BLOCK): a provider is about 800.
 _BATCH = 64
 _CHUNK = 32 * 1024
-
-
-def columns(rows, width: int) -> list:
-    """``rows`` (sequences of ``width`` values) as ``width`` lists, one
-    per column. Several times cheaper than ``zip(*rows)`` over thousands
-    of rows."""
-    return [list(map(operator.itemgetter(index), rows))
-            for index in range(width)]
 
 
 class Items:
@@ -89,11 +80,6 @@ class Items:
 
     def text(self) -> str:
         return ''.join(self.batches())
-
-
-def items(pieces: list, count: int) -> str:
-    """The text of Items(pieces, count)."""
-    return Items(pieces, count).text()
 
 
 class Body:

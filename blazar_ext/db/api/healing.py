@@ -11,7 +11,6 @@ the same reservation twice.
 
 import datetime
 
-from oslo_db import api as oslo_db_api
 import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
@@ -92,10 +91,7 @@ def leases_get(context, lease_ids) -> list:
             .order_by(models.Lease.id))))
 
 
-@oslo_db_api.wrap_db_retry(
-    max_retries=10, retry_on_deadlock=True, retry_interval=0.05,
-    max_retry_interval=0.5, inc_retry_interval=True,
-    exception_checker=allocation_api.is_retryable)
+@lease_api.retry
 def heal_leases(context, lease_ids, now: datetime.datetime, heal) -> list:
     """Move or flag every reservation of ``lease_ids`` that holds a
     resource out of service or is flagged missing resources.

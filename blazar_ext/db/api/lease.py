@@ -9,10 +9,10 @@ detail; blazar_ext.plugins.loader adds it.
 
 import datetime
 
-from oslo_db import api as oslo_db_api
 import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import retry as db_retry
 from blazar_ext.db.models import lease as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -23,10 +23,7 @@ HOST_TYPE = 'physical:host'
 
 def retry(func):
     """Retry on deadlock and on a lost allocation race."""
-    return oslo_db_api.wrap_db_retry(
-        max_retries=10, retry_on_deadlock=True, retry_interval=0.05,
-        max_retry_interval=0.5, inc_retry_interval=True,
-        exception_checker=allocation_api.is_retryable)(func)
+    return db_retry.policy(allocation_api.is_retryable)(func)
 
 
 # Reading

@@ -13,16 +13,22 @@ from oslo_db import api as oslo_db_api
 
 from blazar_ext.db import session as db_session
 
-_retry = oslo_db_api.wrap_db_retry(
-    max_retries=10, retry_on_deadlock=True, retry_interval=0.05,
-    max_retry_interval=0.5, inc_retry_interval=True)
+
+def policy(exception_checker=lambda exc: False):
+    """oslo.db's retry as this service's writers use it: on deadlock and
+    on what ``exception_checker`` accepts, ten times, 50 ms apart growing
+    to half a second."""
+    return oslo_db_api.wrap_db_retry(
+        max_retries=10, retry_on_deadlock=True, retry_interval=0.05,
+        max_retry_interval=0.5, inc_retry_interval=True,
+        exception_checker=exception_checker)
 
 
 def on_deadlock(func):
     """``func(context, ...)`` again on deadlock, when it opens the
     transaction; inside a caller's writer transaction, which a deadlock
     has rolled back whole, the caller's retry is the one that counts."""
-    retried = _retry(func)
+    retried = policy()(func)
 
     @functools.wraps(func)
     def call(context, *args, **kwargs):

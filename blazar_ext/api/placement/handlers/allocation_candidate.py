@@ -12,6 +12,7 @@ from blazar_ext.api.placement import text_columns
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import allocation_candidate as ac_api
 from blazar_ext.db.api.placement import candidate_trees
+from blazar_ext.db.api.placement import provider_base
 from blazar_ext import exceptions
 from blazar_ext.policies import placement_allocation_candidate as rules
 from blazar_ext import policy
@@ -94,8 +95,8 @@ def _tree_body_text(req, result: dict) -> str:
             template = templates[key] = _shape_template(run[0][1],
                                                         with_mappings)
         columns = [text_columns.quoted(uuids) for uuids in
-                   text_columns.columns([uuids for uuids, _ in run],
-                                        len(run[0][0]))]
+                   provider_base.columns([uuids for uuids, _ in run],
+                                         len(run[0][0]))]
         if texts:
             texts.append(',')
         texts.append(text_columns.Items(
@@ -141,7 +142,7 @@ def _tree_summaries_items(summaries: list) -> text_columns.Items:
     JSON text (1.29 and later)."""
     if not summaries:
         return text_columns.Items([''], 0)
-    return _summaries_items(*text_columns.columns(summaries, 5))
+    return _summaries_items(*provider_base.columns(summaries, 5))
 
 
 def _summaries_items(uuids, resources, traits, parents=None,

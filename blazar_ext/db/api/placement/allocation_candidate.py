@@ -6,7 +6,6 @@ database joins."""
 import dataclasses
 import functools
 import itertools
-import operator
 
 import sqlalchemy as sa
 
@@ -253,8 +252,7 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
         if not rows:
             return FlatCandidates([], [], [], [], [])
         _ids, uuids, parents, roots, inventories, traits = (
-            list(map(operator.itemgetter(index), rows))
-            for index in range(6))
+            provider_base.columns(rows, 6))
         return FlatCandidates(
             uuids, parents, roots,
             _read_inventories(inventories,

@@ -1,6 +1,7 @@
 """Provider lookups and generation checks shared by every resource."""
 
 import functools
+import operator
 
 import sqlalchemy as sa
 from sqlalchemy.ext import compiler
@@ -10,6 +11,14 @@ from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
 RP = models.ResourceProvider
+
+
+def columns(rows, width: int) -> list:
+    """``rows`` (sequences of ``width`` values) as ``width`` lists, one
+    per column: several times cheaper than ``zip(*rows)`` over thousands
+    of rows."""
+    return [list(map(operator.itemgetter(index), rows))
+            for index in range(width)]
 
 
 def get_model(session, uuid: str) -> models.ResourceProvider:

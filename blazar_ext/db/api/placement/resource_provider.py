@@ -1,7 +1,6 @@
 """Resource providers: CRUD, trees, and the filtered list."""
 
 import functools
-import operator
 import typing
 
 from oslo_db import exception as db_exc
@@ -153,8 +152,7 @@ def list_providers(context, name=None, uuid=None, in_tree=None,
             frozenset(forbidden_aggregates or ()), amounts,
             required or None)
         rows = session.connection().execute(query).all()
-        return ProviderColumns(*(list(map(operator.itemgetter(index), rows))
-                                 for index in range(5)))
+        return ProviderColumns(*provider_base.columns(rows, 5))
 
 
 # Built once per set of filters (hashable; class ids, not names): a

@@ -18,6 +18,7 @@ from blazar_ext.api.placement import text_columns
 from blazar_ext.api.placement import wsgi_util
 from blazar_ext.db.api.placement import allocation_candidate as ac_db
 from blazar_ext.db.api.placement import candidate_trees
+from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_provider as rp_db
 
 ROOT = '11111111-1111-1111-1111-111111111111'
@@ -224,8 +225,8 @@ class TestTextColumns(testtools.TestCase):
     def test_items_interleaves_text_and_columns(self):
         self.assertEqual(
             '[a1x],[b2y],[c3z]',
-            text_columns.items(['[', ['a', 'b', 'c'], '', ['1', '2', '3'],
-                                '', ['x', 'y', 'z'], ']'], 3))
+            text_columns.Items(['[', ['a', 'b', 'c'], '', ['1', '2', '3'],
+                                '', ['x', 'y', 'z'], ']'], 3).text())
 
     def test_adjacent_texts_are_laid_out_as_one(self):
         items = text_columns.Items(['<', ['a', 'b'], '|', '|', ['1', '2'],
@@ -235,8 +236,9 @@ class TestTextColumns(testtools.TestCase):
         self.assertEqual('<a||1>,<b||2>', items.text())
 
     def test_one_item_and_none(self):
-        self.assertEqual('<v>', text_columns.items(['<', ['v'], '>'], 1))
-        self.assertEqual('', text_columns.items(['<', [], '>'], 0))
+        self.assertEqual('<v>',
+                         text_columns.Items(['<', ['v'], '>'], 1).text())
+        self.assertEqual('', text_columns.Items(['<', [], '>'], 0).text())
 
     def test_quoted_and_nullable(self):
         self.assertEqual(['"a\\"b"', '"\\u00e9"'],
@@ -245,8 +247,8 @@ class TestTextColumns(testtools.TestCase):
 
     def test_columns_transposes_rows(self):
         self.assertEqual([['a', 'b'], [1, 2]],
-                         text_columns.columns([('a', 1), ('b', 2)], 2))
-        self.assertEqual([[], []], text_columns.columns([], 2))
+                         provider_base.columns([('a', 1), ('b', 2)], 2))
+        self.assertEqual([[], []], provider_base.columns([], 2))
 
     def test_items_over_several_batches(self):
         count = 2 * text_columns._BATCH + 7
