@@ -49,7 +49,6 @@ import side_by_side  # noqa: E402
 from blazar_ext import context as blazar_context  # noqa: E402
 from blazar_ext.db.api.placement import resource_class  # noqa: E402
 from blazar_ext.db.api.placement import trait  # noqa: E402
-from blazar_ext.db import session as db_session  # noqa: E402
 
 ADMIN = {'X-Auth-Token': 'admin'}
 LISTER = side_by_side.LISTER
@@ -164,8 +163,8 @@ def record(url: str, requests: list, recorder: Recorder) -> dict:
 # -- seeding -----------------------------------------------------------------
 
 def seed(url: str, hosts: int, per_host: int, providers: int) -> None:
-    side_by_side.ext_seed_side(url, hosts, per_host, datetime.datetime.strptime(
-        side_by_side.BASE, side_by_side.FMT))
+    base = datetime.datetime.strptime(side_by_side.BASE, side_by_side.FMT)
+    side_by_side.ext_seed_side(url, hosts, per_host, base)
     if providers:
         engine, restore = side_by_side.ext_configure(url)
         try:
@@ -281,8 +280,8 @@ def main() -> int:
     args.workdir = args.workdir or tempfile.mkdtemp(prefix='floor-')
     recorder = Recorder()
     print('workdir %s; %d repetitions each, alternating; SQLite; '
-          'blazar-ext-all-in-one against its floor' % (args.workdir,
-                                                        args.reps))
+          'blazar-ext-all-in-one against its floor'
+          % (args.workdir, args.reps))
     print('%-32s %10s %10s %7s  %s' % ('request', 'api ms', 'floor ms',
                                        'ratio', 'status/bytes'))
     for name, hosts, per_host, providers, requests in (
