@@ -76,7 +76,8 @@ class TestReadme(testtools.TestCase):
         self.assertEqual('python3 -m pip install tox', install)
         with open(os.path.join(REPO, '.ci', 'run')) as f:
             ci = f.read()
-        self.assertRegex(ci, r'(?m)^\s*%s\s*$' % re.escape(test))
+        # Alone on its line, perhaps with arguments after it.
+        self.assertRegex(ci, r'(?m)^\s*%s(\s|$)' % re.escape(test))
 
     def test_client_install_line_names_the_tested_clients(self):
         [line] = [b.strip() for b in code_blocks(self.readme, '')
@@ -87,6 +88,12 @@ class TestReadme(testtools.TestCase):
                                                  'test-requirements.txt'))
         for name in line[len(prefix):].split():
             self.assertIn(name.lower(), tested)
+
+    def test_links_into_the_repository_exist(self):
+        links = re.findall(r'\]\(([^)#]+)\)', self.readme)
+        self.assertTrue(links)
+        for link in links:
+            self.assertTrue(os.path.exists(os.path.join(REPO, link)), link)
 
     def test_commands_as_written(self):
         first = self.blocks[0].strip().splitlines()[0]
