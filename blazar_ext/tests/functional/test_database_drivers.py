@@ -72,6 +72,14 @@ class TestMissingDriver(testtools.TestCase):
                           '127.0.0.1/blazar_ext: the Python module pymysql '
                           'is not installed' % name, proc.stderr)
 
+    def test_wsgi_application_names_the_extra(self):
+        """Importing the WSGI module, as uwsgi or gunicorn does."""
+        env = dict(self.env, BLAZAR_EXT_CONFIG_FILE=self.config)
+        for module in ('blazar_ext.wsgi.api', 'blazar_ext.wsgi.placement'):
+            proc = services.run([sys.executable, '-c', 'import ' + module],
+                                env=env)
+            self.assertOneLine(proc, MYSQL_HINT)
+
     def test_import_blazar_names_the_source_extra(self):
         with open(self.config, 'w') as f:
             f.write('[DEFAULT]\nstate_path = %s\n' % self.dir)
