@@ -6,6 +6,7 @@ module on PYTHONPATH hides them from each child process (``import
 pymysql`` then fails as it does after a plain ``pip install``).
 """
 
+import configparser
 import os
 import sys
 from unittest import mock
@@ -99,6 +100,19 @@ class TestMissingDriver(testtools.TestCase):
         self.assertIn("'blazar-ext[mysql]'", proc.stdout)
         self.assertIn('No database driver for [database] connection',
                       proc.stdout)
+
+
+class TestExtras(testtools.TestCase):
+
+    def test_every_extra_named_is_declared_with_its_driver(self):
+        setup_cfg = os.path.join(os.path.dirname(os.path.dirname(
+            os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
+            'setup.cfg')
+        parser = configparser.ConfigParser()
+        parser.read(setup_cfg)
+        for driver, module, extra in drivers.EXTRAS.values():
+            # PyMySQL installs pymysql; psycopg2-binary installs psycopg2.
+            self.assertIn(module, parser['extras'][extra].lower())
 
 
 class TestRequire(testtools.TestCase):
