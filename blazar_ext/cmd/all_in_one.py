@@ -41,7 +41,9 @@ def _embedded_defaults() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     _embedded_defaults()
+    CONF.register_cli_opts(listen.CLI_OPTS)
     service.prepare('blazar-ext-all-in-one', argv)
+    listen.apply_cli_opts(CONF)
     try:
         host = listen.api_host(CONF)
     except listen.InsecureNoAuth as exc:

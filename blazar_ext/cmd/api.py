@@ -21,8 +21,9 @@ CLI_OPTS = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    CONF.register_cli_opts(CLI_OPTS)
+    CONF.register_cli_opts(CLI_OPTS + listen.CLI_OPTS)
     service.prepare('blazar-ext-api', argv)
+    listen.apply_cli_opts(CONF)
     try:
         host = listen.api_host(CONF)
     except listen.InsecureNoAuth as exc:

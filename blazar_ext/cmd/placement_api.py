@@ -28,8 +28,9 @@ CLI_OPTS = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    CONF.register_cli_opts(CLI_OPTS)
+    CONF.register_cli_opts(CLI_OPTS + listen.CLI_OPTS)
     service.prepare('blazar-ext-placement-api', argv)
+    listen.apply_cli_opts(CONF, group='placement_api')
     port = CONF.placement_api.port
     try:
         host = listen.api_host(CONF, CONF.placement_api.host, port)

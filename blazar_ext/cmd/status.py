@@ -19,6 +19,7 @@ from sqlalchemy.engine import url as sa_url
 import yaml
 
 from blazar_ext import conf
+from blazar_ext.db import drivers
 from blazar_ext.db import migration
 from blazar_ext import enforcement
 
@@ -52,6 +53,10 @@ class Checks(upgradecheck.UpgradeCommands):
     def _check_database(self) -> Result:
         """The schema is at the newest revision this code knows."""
         head = migration.head()
+        try:
+            drivers.require(CONF.database.connection)
+        except drivers.MissingDriver as exc:
+            return Result(Code.FAILURE, str(exc))
         try:
             current = migration.version()
         except Exception as exc:
