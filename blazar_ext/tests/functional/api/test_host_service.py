@@ -62,14 +62,27 @@ class TestOutOfService(base.HostServiceTestCase):
 
     def test_bad_state_input_is_400(self):
         host = self.add_host('h1')
-        for body in ({'reservable': 'maybe'}, {'reservable': 0},
-                     {'reservable_reason': 'no flag'},
-                     {'reservable': True, 'reservable_reason': 'why'},
-                     {'reservable': False, 'reservable_reason': 'x' * 256},
-                     {'disabled': True}):
+        reason_alone = ('reservable_reason is the reason for taking a host '
+                        'out of service: give it with reservable false')
+        for body, reason in (
+                ({'reservable': 'maybe'},
+                 "'reservable': 'maybe' does not match "
+                 "'^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$'"),
+                ({'reservable': 0},
+                 "'reservable': 0 is not valid under any of the given "
+                 "schemas"),
+                ({'reservable_reason': 'no flag'}, reason_alone),
+                ({'reservable': True, 'reservable_reason': 'why'},
+                 reason_alone),
+                ({'reservable': False, 'reservable_reason': 'x' * 256},
+                 "'reservable_reason' is longer than 255 characters"),
+                ({'disabled': True},
+                 'disabled cannot be changed on a registered host; only '
+                 'extra capabilities and reservable can')):
             resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'], body)
             self.assertEqual(400, resp.status, body)
-            self.assertTrue(resp.json()['error_message'])
+            self.assertIn('Invalid input: ' + reason,
+                          resp.json()['error_message'])
         self.assertTrue(self.host(host)['reservable'])
         resp = self.request('POST', '/v1/os-hosts', {
             'name': 'h2', 'reservable_reason': 'x'})

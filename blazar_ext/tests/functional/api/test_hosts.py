@@ -52,14 +52,27 @@ class TestHosts(base.APITestCase):
         self.assertIn('host-1', resp.json()['error_message'])
 
     def test_bad_input_is_400_with_message(self):
-        for body in ({}, {'name': ''}, {'name': 'h', 'vcpus': -1},
-                     {'name': 'h', 'vcpus': 'many'},
-                     {'name': 'h', 'vcpus': 99999999999},
-                     {'name': 'h', 'memory_mb': '9999999999'},
-                     {'name': 'h', 'nested': {'a': 1}}, []):
+        for body, reason in (
+                ({}, "'name' is a required property"),
+                ({'name': ''}, "'name': '' should be non-empty"),
+                ({'name': 'h', 'vcpus': -1},
+                 "'vcpus': -1 is less than the minimum of 0"),
+                ({'name': 'h', 'vcpus': 'many'},
+                 "'vcpus': 'many' does not match '^[0-9]{1,10}$'"),
+                ({'name': 'h', 'vcpus': 99999999999},
+                 "'vcpus': 99999999999 is greater than the maximum of "
+                 "2147483647"),
+                ({'name': 'h', 'memory_mb': '9999999999'},
+                 "'memory_mb': 9999999999 is greater than the maximum of "
+                 "2147483647"),
+                ({'name': 'h', 'nested': {'a': 1}},
+                 "'nested': {'a': 1} is not of type 'string', 'number', "
+                 "'boolean'"),
+                ([], "[] is not of type 'object'")):
             resp = self.request('POST', '/v1/os-hosts', body)
             self.assertEqual(400, resp.status, body)
-            self.assertTrue(resp.json()['error_message'])
+            self.assertEqual('Invalid input: ' + reason,
+                             resp.json()['error_message'])
         resp = self.request('POST', '/v1/os-hosts', raw=b'{not json')
         self.assertEqual(400, resp.status)
         self.assertIn('not valid JSON', resp.json()['error_message'])
@@ -191,13 +204,22 @@ class TestHostList(base.APITestCase):
                       self.list('?fields=id,gpu')['hosts'])
 
     def test_bad_query_is_400(self):
-        for query in ('?limit=0', '?limit=-1', '?limit=x', '?limit=1&limit=2',
-                      '?marker=', '?fields=', '?fields=a,,b',
-                      '?marker=no-such-host', '?marker=999999'):
+        limit = "does not match '^[1-9][0-9]{0,8}$'"
+        for query, reason in (
+                ('?limit=0', "'limit': '0' " + limit),
+                ('?limit=-1', "'limit': '-1' " + limit),
+                ('?limit=x', "'limit': 'x' " + limit),
+                ('?limit=1&limit=2',
+                 "'limit': ['1', '2'] is not of type 'string'"),
+                ('?marker=', "'marker': '' should be non-empty"),
+                ('?fields=', "'fields': '' should be non-empty"),
+                ('?fields=a,,b',
+                 "'fields': 'a,,b' does not match '^[^,]+(,[^,]+)*$'"),
+                ('?marker=no-such-host', 'marker no-such-host: no such host'),
+                ('?marker=999999', 'marker 999999: no such host')):
             body = self.list(query, status=400)
-            self.assertTrue(body['error_message'], query)
-        self.assertIn('marker 999999: no such host',
-                      self.list('?marker=999999', 400)['error_message'])
+            self.assertEqual('Invalid input: ' + reason,
+                             body['error_message'], query)
         # Other parameters are ignored, as upstream ignores them.
         self.assertEqual(self.hosts, self.list('?sort=id')['hosts'])
 

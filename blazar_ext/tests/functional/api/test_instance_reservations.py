@@ -169,11 +169,19 @@ class TestCapacity(InstanceTestCase):
 
     def test_bad_requests_are_400(self):
         self.add_hosts(1)
-        for bad in (instances(vcpus=0), instances(amount='x'),
-                    instances(affinity='maybe'),
-                    instances(resource_properties='[')):
+        integer = ('virtual:instance reservation: %s must be an integer '
+                   'from 1 to 2147483647, got %s')
+        for bad, reason in (
+                (instances(vcpus=0), integer % ('vcpus', '0')),
+                (instances(amount='x'), integer % ('amount', "'x'")),
+                (instances(affinity='maybe'),
+                 "virtual:instance reservation: affinity must be true, "
+                 "false or null, got 'maybe'"),
+                (instances(resource_properties='['),
+                 'resource_properties: not valid JSON (Expecting value: '
+                 'line 1 column 2 (char 1))')):
             message = self.refused([bad], expect=400)
-            self.assertTrue(message, bad)
+            self.assertEqual('Invalid input: ' + reason, message, bad)
 
 
 class TestAffinity(InstanceTestCase):

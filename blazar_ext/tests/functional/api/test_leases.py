@@ -158,17 +158,29 @@ class TestLeaseCreate(base.LeaseTestCase):
 
     def test_bad_reservations_are_400(self):
         # [] is accepted, as upstream (test_v1_dialect).
-        for reservations in ([{'resource_type': 'nope'}],
-                             [host_reservation(min=0)],
-                             [host_reservation(min=3, max=2)],
-                             [host_reservation(min='x')],
-                             [host_reservation(resource_properties='[')],
-                             [{'min': 1}]):
+        min_host = ('physical:host reservation: min must be an integer '
+                    'from 1 to 2147483647, got ')
+        for reservations, reason in (
+                ([{'resource_type': 'nope'}],
+                 "resource_type 'nope' is not enabled; enabled: "),
+                ([host_reservation(min=0)], min_host + '0'),
+                ([host_reservation(min=3, max=2)],
+                 'Invalid values for min/max of hosts. Max must be equal to '
+                 'or larger than min: physical:host reservation: min (3) '
+                 'must not exceed max (2)'),
+                ([host_reservation(min='x')], min_host + "'x'"),
+                ([host_reservation(resource_properties='[')],
+                 'resource_properties: not valid JSON (Expecting value: '
+                 'line 1 column 2 (char 1))'),
+                ([{'min': 1}],
+                 "'reservations/0': 'resource_type' is a required "
+                 "property")):
             resp = self.request('POST', '/v1/leases', {
                 'name': 'x', 'start_date': _date(60),
                 'end_date': _date(120), 'reservations': reservations})
             self.assertEqual(400, resp.status, (reservations, resp.text))
-            self.assertTrue(resp.json()['error_message'])
+            self.assertIn('Invalid input: ' + reason,
+                          resp.json()['error_message'])
         resp = self.request('POST', '/v1/leases', {'name': 'x'})
         self.assertEqual(400, resp.status)
 

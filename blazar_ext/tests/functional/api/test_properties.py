@@ -158,17 +158,30 @@ class TestPropertiesAPI(PropertiesTestCase):
             resp = self.request(method, HOST_PROPS + '/gpu',
                                 {'private': True})
             self.assertEqual(405, resp.status, method)
-            self.assertTrue(resp.json()['error_message'])
+            self.assertEqual('The method is not allowed for this resource.',
+                             resp.json()['error_message'])
         resp = self.request('GET', HOST_PROPS + '/gpu/extra')
         self.assertEqual(404, resp.status)
 
     def test_bad_patch_body_is_400(self):
-        for body in ({}, {'private': 'yes'}, {'private': None},
-                     {'private': 1}, {'private': True, 'name': 'x'},
-                     {'capability_name': 'renamed'}, [], 'true'):
+        required = "'private' is a required property"
+        for body, reason in (
+                ({}, required),
+                ({'private': 'yes'}, "'private': 'yes' is not of type "
+                                     "'boolean'"),
+                ({'private': None}, "'private': None is not of type "
+                                    "'boolean'"),
+                ({'private': 1}, "'private': 1 is not of type 'boolean'"),
+                ({'private': True, 'name': 'x'},
+                 "Additional properties are not allowed ('name' was "
+                 "unexpected)"),
+                ({'capability_name': 'renamed'}, required),
+                ([], "[] is not of type 'object'"),
+                ('true', "'true' is not of type 'object'")):
             resp = self.request('PATCH', HOST_PROPS + '/gpu', body)
             self.assertEqual(400, resp.status, body)
-            self.assertTrue(resp.json()['error_message'])
+            self.assertEqual('Invalid input: ' + reason,
+                             resp.json()['error_message'])
         for raw in (b'{not json', b''):
             resp = self.request('PATCH', HOST_PROPS + '/gpu', raw=raw)
             self.assertEqual(400, resp.status, raw)
@@ -184,10 +197,16 @@ class TestPropertiesAPI(PropertiesTestCase):
         self.assertNotIn('gpu2', names)
 
     def test_bad_query_is_400(self):
-        for query in ('?detail=maybe', '?all=', '?details=true'):
+        for query, reason in (
+                ('?detail=maybe', "'detail': 'maybe' is not of type "
+                                  "'boolean'"),
+                ('?all=', "'all': '' is not of type 'boolean'"),
+                ('?details=true', "Additional properties are not allowed "
+                                  "('details' was unexpected)")):
             resp = self.request('GET', HOST_PROPS + query)
             self.assertEqual(400, resp.status, query)
-            self.assertTrue(resp.json()['error_message'])
+            self.assertEqual('Invalid input: ' + reason,
+                             resp.json()['error_message'])
 
     def test_non_admin_is_403_by_default(self):
         self._set_private('rack', False)

@@ -396,13 +396,18 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
                 id='6f1c2a4e-9d0b-4c57-8a3e-1b2c3d4e5f60', vcpus=1,
                 cpu_info='', hypervisor_type='', hypervisor_version=0,
                 hypervisor_hostname='uuid-host', memory_mb=1, local_gb=1))
-        if self.engine.name == 'sqlite':
-            return  # SQLite checks foreign keys only with a pragma.
-        with self.engine.begin() as conn:
+        with self.engine.connect() as conn:
+            if self.engine.name == 'sqlite':
+                # SQLite checks foreign keys only when a connection asks,
+                # and only outside a transaction.
+                conn.exec_driver_sql('PRAGMA foreign_keys = ON')
             self.assertRaises(
                 db_exc.DBReferenceError, conn.execute,
                 allocs.insert().values(id='dangling', compute_host_id='999',
                                        reservation_id='res-host-a'))
+            conn.rollback()
+            if self.engine.name == 'sqlite':
+                conn.exec_driver_sql('PRAGMA foreign_keys = OFF')
 
     def test_instance_capacities_filled_from_inventories(self):
         migration.upgrade('0013', self.engine)

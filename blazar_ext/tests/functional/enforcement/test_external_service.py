@@ -1,5 +1,7 @@
 """ExternalServiceFilter and the chain over real HTTP on 127.0.0.1."""
 
+import fixtures
+
 from blazar_ext import enforcement
 from blazar_ext.enforcement.filters import external_service
 from blazar_ext import exceptions
@@ -8,6 +10,7 @@ from blazar_ext.tests.unit.enforcement import base
 
 
 ExternalServiceTestBase = base.ExternalServiceTestCase
+LOGGER = external_service.__name__
 
 
 class SampleServiceTest(ExternalServiceTestBase):
@@ -79,9 +82,14 @@ class SampleServiceTest(ExternalServiceTestBase):
             3, len(call['body']['lease']['reservations'][0]['allocations']))
 
     def test_allowed_update(self):
-        self.enforcement.check_update(
+        self.assertIsNone(self.enforcement.check_update(
             {'user_id': 'u1', 'project_id': 'p1'},
-            efixtures.make_lease(hosts=1), efixtures.make_lease(hosts=2))
+            efixtures.make_lease(hosts=1), efixtures.make_lease(hosts=2)))
+        # The service was asked, and allowed it.
+        [call] = self.service.calls
+        self.assertEqual('/v1/check-update', call['path'])
+        self.assertEqual(2, len(call['body']['lease']['reservations'][0]
+                                ['allocations']))
 
     def test_on_end_posts_and_uses_lease_owner_without_user(self):
         # The event loop ends leases with an admin context: no user.
@@ -141,9 +149,17 @@ class ServiceAnswersTest(ExternalServiceTestBase):
         self.assertEqual(external_service.UNAVAILABLE_DENY, str(exc))
 
     def test_500_allowed_with_allow_on_error(self):
+        log = self.useFixture(fixtures.FakeLogger(name=LOGGER))
         service = self.useFixture(efixtures.ScriptedServiceFixture(500))
-        self.chain(service.url, allow_on_error=True).check_create(
-            self.ctx, efixtures.make_lease())
+        self.assertIsNone(
+            self.chain(service.url, allow_on_error=True).check_create(
+                self.ctx, efixtures.make_lease()))
+        # Allowed after the service was asked and failed, not before.
+        self.assertEqual(['/v1/check-create'],
+                         [r['path'] for r in service.requests])
+        self.assertIn('allowing as [enforcement_external] allow_on_error '
+                      'says', log.output)
+        self.assertIn('answered 500', log.output)
 
     def test_403_denies_even_with_allow_on_error(self):
         service = self.useFixture(efixtures.ScriptedServiceFixture(
@@ -162,9 +178,14 @@ class ServiceAnswersTest(ExternalServiceTestBase):
         self.assertEqual(external_service.UNAVAILABLE_DENY, str(exc))
 
     def test_service_down_allowed_with_allow_on_error(self):
-        self.chain(efixtures.closed_port_url(),
-                   allow_on_error=True).check_create(
-            self.ctx, efixtures.make_lease())
+        log = self.useFixture(fixtures.FakeLogger(name=LOGGER))
+        url = efixtures.closed_port_url()
+        self.assertIsNone(
+            self.chain(url, allow_on_error=True).check_create(
+                self.ctx, efixtures.make_lease()))
+        # Allowed because the call to the service failed.
+        self.assertIn('allowing as [enforcement_external] allow_on_error '
+                      'says: %s/v1/check-create: ' % url, log.output)
 
     def test_slow_service_denied_after_timeout(self):
         service = self.useFixture(efixtures.ScriptedServiceFixture(
@@ -202,7 +223,23 @@ class ServiceAnswersTest(ExternalServiceTestBase):
         self.assertEqual(1, len(set(service.client_ports)))
 
     def test_no_endpoint_allows_without_calling(self):
+        # A recording service as every HTTP request's proxy sees any call
+        # the filter would make, whatever the host.
+        proxy = self.useFixture(efixtures.ScriptedServiceFixture(403))
+        for name in ('http_proxy', 'HTTP_PROXY', 'https_proxy',
+                     'HTTPS_PROXY'):
+            self.useFixture(fixtures.EnvironmentVariable(name, proxy.url))
+        for name in ('no_proxy', 'NO_PROXY'):
+            self.useFixture(fixtures.EnvironmentVariable(name))
         self.conf.set_override('enabled_filters', ['ExternalServiceFilter'],
                                group='enforcement')
-        enforcement.get_chain(self.conf).check_create(
+        self.assertIsNone(enforcement.get_chain(self.conf).check_create(
+            self.ctx, efixtures.make_lease()))
+        self.assertEqual([], proxy.requests)
+        # With an endpoint, the same chain's call reaches the proxy.
+        self.assertRaises(
+            exceptions.EnforcementRejected,
+            self.chain('http://enforcement.invalid').check_create,
             self.ctx, efixtures.make_lease())
+        self.assertEqual(['http://enforcement.invalid/v1/check-create'],
+                         [r['path'] for r in proxy.requests])

@@ -60,9 +60,12 @@ class BuiltinLoadingTest(base.TestCase):
                               external_service.ExternalServiceFilter)
 
     def test_defaults_allow_everything(self):
-        enforcement.get_chain(self.conf).check_create(
+        chain = enforcement.get_chain(self.conf)
+        # No endpoint: the external filter calls nothing.
+        self.assertFalse(chain.filters[1].active)
+        self.assertIsNone(chain.check_create(
             {'project_id': 'p'}, {'start_date': '2030-01-01 00:00',
-                                  'end_date': '2090-01-01 00:00'})
+                                  'end_date': '2090-01-01 00:00'}))
 
     def test_entry_points_found_by_stevedore(self):
         # Nothing in available_filters: only the installed entry points.

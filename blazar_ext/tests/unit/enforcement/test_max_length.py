@@ -17,12 +17,19 @@ class MaxLengthTest(base.TestCase):
         self.filter = max_length.MaximumReservationLengthFilter(self.conf)
 
     def test_no_limit_by_default(self):
-        self.filter.check_create({}, _lease(end='2040-01-01 00:00'))
+        ten_years = _lease(end='2040-01-01 00:00')
+        self.assertIsNone(self.filter.check_create({}, ten_years))
+        # The same lease is refused as soon as there is a limit.
+        self.conf.set_override('reservation_max_length', 86400 * 365 * 9,
+                               group='enforcement')
+        self.assertRaises(exceptions.EnforcementRejected,
+                          self.filter.check_create, {}, ten_years)
 
     def test_within_limit(self):
         self.conf.set_override('reservation_max_length', 86400,
                                group='enforcement')
-        self.filter.check_create({}, _lease())
+        # Exactly the limit is allowed.
+        self.assertIsNone(self.filter.check_create({}, _lease()))
 
     def test_over_limit(self):
         self.conf.set_override('reservation_max_length', 86400,
@@ -49,7 +56,10 @@ class MaxLengthTest(base.TestCase):
     def test_on_end_does_nothing(self):
         self.conf.set_override('reservation_max_length', 60,
                                group='enforcement')
-        self.filter.on_end({}, _lease())
+        # A lease longer than the limit: on_end does not judge it.
+        self.assertIsNone(self.filter.on_end({}, _lease()))
+        self.assertRaises(exceptions.EnforcementRejected,
+                          self.filter.check_create, {}, _lease())
 
     def test_upstream_alias(self):
         self.assertIs(max_length.MaximumReservationLengthFilter,
