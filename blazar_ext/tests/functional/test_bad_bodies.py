@@ -87,7 +87,6 @@ def _family(path: str) -> str:
 class BadBodyTestCase(base.APITestCase):
     """The fuzzer's seeded service: real ids for every path parameter."""
 
-
     def setUp(self):
         super().setUp()
         self.conf.set_override('event_interval', 3600, group='manager')
