@@ -59,9 +59,11 @@ class RequestBodyCheck:
         problem = body_problem(req)
         if problem is None:
             return self.app(environ, start_response)
-        LOG.warning('Refused %s %s: %s', req.method,
-                    environ.get('PATH_INFO', ''), problem)
         path = environ.get('PATH_INFO') or '/'
+        # One line, whatever the path holds (%0A decodes to a newline).
+        LOG.warning('Refused %s %s: %s', req.method,
+                    path.replace('\r', '\\r').replace('\n', '\\n'),
+                    problem)
         for prefix, render in self.renderers:
             if not prefix or path == prefix or path.startswith(prefix + '/'):
                 resp = render(req, 400, 'Bad Request', problem)

@@ -268,6 +268,16 @@ class TestUndecodableBodies(BadBodyTestCase):
             self._send(route, latin1, {})
         self.assertEqual(before, self.snapshot())
 
+    def test_the_warning_is_one_line_whatever_the_path(self):
+        log = self.useFixture(fixtures.FakeLogger(level=logging.WARNING))
+        resp = self.request('POST', '/v1/os-hosts%0Aforged', raw=b'\xff',
+                            headers={'Content-Type': 'application/json'})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertEqual(['Refused POST /v1/os-hosts\\nforged: The request '
+                          'body is not valid UTF-8 (byte 0xff at position '
+                          '0); JSON must be UTF-8 text.'],
+                         log.output.splitlines())
+
     def test_identity_and_plain_utf8_pass(self):
         resp = self.request('POST', '/v1/os-hosts', raw=json.dumps(
             {'name': 'h\u00e9'}, ensure_ascii=False).encode(),
