@@ -16,7 +16,9 @@ import fixtures
 import sqlalchemy as sa
 import webob
 
+from blazar_ext.api import app as api_app
 from blazar_ext.tests import base
+from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional import api_routes
 from blazar_ext.tests.functional import test_fuzz
 
@@ -331,3 +333,29 @@ class TestHead(BadBodyTestCase):
                             headers=LATEST)
         self.assertEqual(str(len(get.body)), head.headers['Content-Length'])
         self.assertEqual(b'', head.body)
+
+
+class TestPlacementAlone(base.DBTestCase):
+    """blazar-ext-placement-api's application refuses the same bodies in
+    Placement's shape, and answers HEAD."""
+
+    def setUp(self):
+        super().setUp()
+        self.api = self.useFixture(
+            blazar_fixtures.APIFixture(api_app.build_placement))
+
+    def test_bad_bodies_and_head(self):
+        for raw, headers, words in (
+                (b'{"name": NaN}', {}, 'has NaN'),
+                (gzip.compress(b'{}'), {'Content-Encoding': 'gzip'},
+                 'Content-Encoding: gzip'),
+                (b'{"name": "\xff"}', {}, 'not valid UTF-8')):
+            resp = self.api.request(
+                'POST', '/resource_classes', raw=raw, headers=dict(
+                    LATEST, **{'Content-Type': 'application/json'},
+                    **headers))
+            self.assertEqual(400, resp.status, resp.text)
+            self.assertIn(words, resp.json()['errors'][0]['detail'])
+        resp = self.api.request('HEAD', '/resource_classes', headers=LATEST)
+        self.assertEqual(200, resp.status)
+        self.assertEqual(b'', resp.body)
