@@ -202,7 +202,6 @@ class TestNumbers(testtools.TestCase):
                      '\u0663', '1' * (language.MAX_NUMBER_LENGTH + 1)):
             self.assertFalse(language.is_number(text), text)
 
-
     def test_non_finite_spellings(self):
         for text in ('nan', 'NaN', 'inf', '-Inf', '+infinity', ' INF ',
                      'Infinity'):
