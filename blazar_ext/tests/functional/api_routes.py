@@ -4,12 +4,19 @@ shared by the fuzzer (test_fuzz) and the private-capability scan
 ``filled`` replaces with seeded ids."""
 
 import datetime
+import re
 import uuid
 
+from oslo_utils import importutils
 from oslo_utils import timeutils
+from pecan import rest
+from pecan import util as pecan_util
 
 from blazar_ext.api.metadefs import app as metadefs_app
 from blazar_ext.api.placement import router as placement_router
+from blazar_ext.api.v1 import properties as v1_properties
+from blazar_ext.api.v1 import root as v1_root
+from blazar_ext.plugins import loader
 
 RP_UUID = '11111111-1111-4111-8111-111111111111'
 RP2_UUID = '22222222-2222-4222-8222-222222222222'
@@ -65,6 +72,61 @@ def metadefs_routes() -> list:
     return [(route.method, '/v2' + route.pattern)
             for route in metadefs_app.build().routes] + [
         ('GET', '/versions')]
+
+
+# RestController methods: (name, HTTP method, takes the item's id).
+_REST_METHODS = (('get_all', 'GET', False), ('post', 'POST', False),
+                 ('get_one', 'GET', True), ('put', 'PUT', True),
+                 ('patch', 'PATCH', True), ('delete', 'DELETE', True))
+
+
+def _rest_routes(controller, path: str) -> list:
+    """The routes a Pecan RestController serves at ``path``, its
+    sub-controllers included; an item's id is named after the handler's
+    argument ({lease_id}, {host_id}, {name})."""
+    routes = []
+    for name, method, one in _REST_METHODS:
+        handler = getattr(controller, name, None)
+        if handler is None or not getattr(handler, 'exposed', False):
+            continue
+        args = pecan_util.getargspec(handler).args[1:]
+        routes.append((method, '%s/{%s}' % (path, args[0]) if one else path))
+    for name in dir(type(controller)):
+        child = getattr(controller, name, None)
+        if not isinstance(child, rest.RestController):
+            continue
+        get_all = getattr(child, 'get_all', None)
+        args = (pecan_util.getargspec(get_all).args[1:]
+                if get_all is not None else [])
+        # get_all(self, host_id): the child hangs under an item
+        # (/v1/os-hosts/{host_id}/allocation).
+        base = ('%s/{%s}/%s' % (path, args[0], name) if args
+                else '%s/%s' % (path, name))
+        routes += _rest_routes(child, base)
+    return routes
+
+
+def v1_routes() -> list:
+    """Every (method, path) of the reservation API, read from its Pecan
+    controllers and the enabled plugins' routes (needs configuration)."""
+    routes = [('GET', '/'), ('GET', '/v1')]
+    for name in dir(v1_root.V1Controller):
+        child = getattr(v1_root.V1Controller, name)
+        if isinstance(child, rest.RestController):
+            routes += _rest_routes(child, '/v1/' + name)
+    for segment, path in sorted(loader.get().routes().items()):
+        controller = importutils.import_class(path.replace(':', '.'))()
+        routes += _rest_routes(controller, '/v1/' + segment)
+    # V1Controller._lookup: /v1/{resource_type}/properties.
+    routes += _rest_routes(v1_properties.PropertiesController('x'),
+                           '/v1/{resource_type}/properties')
+    return sorted(set(routes))
+
+
+def template_key(template: str) -> str:
+    """A path template with its parameter names dropped, to compare
+    templates derived from different tables."""
+    return re.sub(r'\{\w+\}', '{}', template)
 
 
 # Order within a family: reads, then writes, then deletes, so the seeded
