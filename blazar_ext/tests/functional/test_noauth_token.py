@@ -222,4 +222,4 @@ class TestNonAdminCLI(base.APITestCase):
         proc = self.openstack('alice:proj-a', 'host', 'create', 'node-2',
                               ok=False)
         self.assertNotEqual(0, proc.returncode)
-        self.assertIn('Policy does not allow', proc.stderr)
+        self.assertIn("Policy doesn't allow", proc.stderr)
