@@ -28,6 +28,7 @@ from blazar_ext.api.metadefs import app as metadefs_app
 from blazar_ext.api.metadefs import versions as metadefs_versions
 from blazar_ext.api.middleware import auth
 from blazar_ext.api.middleware import dispatch
+from blazar_ext.api.middleware import metrics
 from blazar_ext.api.middleware import sizelimit
 from blazar_ext.api import pecan_argspec
 from blazar_ext.api.placement import app as placement_app
@@ -47,14 +48,14 @@ def build(conf: cfg.ConfigOpts = CONF):
         # The image API's version document, which glanceclient reads when
         # it is not told --os-image-api-version.
         ('/versions', metadefs_versions.app, False),
-    ])
+    ] + metrics.mounts(conf))
     app = auth.wrap(app, conf)
     app = sizelimit.BodySizeLimit(app, conf, family_errors.RENDERERS)
     app = dispatch.PrefixDispatcher(app, [
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
         ('/calendar', calendar.CalendarApp(), True),
     ])
-    return _outer(app, conf)
+    return _outer(metrics.measured(app, conf), conf)
 
 
 def build_placement(conf: cfg.ConfigOpts = CONF):
@@ -65,14 +66,16 @@ def build_placement(conf: cfg.ConfigOpts = CONF):
     and at the root of a host they do not, as Placement's own.
     """
     policy.init(conf)
-    app = auth.wrap(placement_app.build(), conf,
+    app = dispatch.PrefixDispatcher(placement_app.build(),
+                                    metrics.mounts(conf))
+    app = auth.wrap(app, conf,
                     public_paths=auth.PLACEMENT_ROOT_PUBLIC_PATHS)
     app = sizelimit.BodySizeLimit(app, conf,
                                   family_errors.PLACEMENT_RENDERERS)
     app = dispatch.PrefixDispatcher(app, [
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
     ])
-    return _outer(app, conf)
+    return _outer(metrics.measured(app, conf, 'placement'), conf)
 
 
 def _outer(app, conf: cfg.ConfigOpts):
