@@ -69,6 +69,13 @@ def _db_retries():
             registry=_INSTRUMENTS)
 
 
+def prepare() -> None:
+    """Make the instruments, so a scrape lists every family (with zeros)
+    before the first request or retry."""
+    _requests()
+    _db_retries().labels('deadlock')
+
+
 def observe_request(family: str, method: str, route: str, status: int,
                     seconds: float) -> None:
     """Count one answered API request and its latency."""

@@ -101,6 +101,7 @@ def exposition() -> bytes:
 
 def serve(port: int, host: str) -> None:
     """Serve the metrics on a port of their own, from a daemon thread."""
+    metrics.prepare()
     prometheus_client.start_http_server(port, addr=host,
                                         registry=_Scrape())
     LOG.info('Prometheus metrics on http://%s:%d/metrics', host, port)

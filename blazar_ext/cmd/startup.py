@@ -13,6 +13,7 @@ import time
 
 from keystoneauth1 import exceptions as ks_exceptions
 from keystoneauth1 import loading as ks_loading
+from keystonemiddleware import opts as ksm_opts
 from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging
@@ -47,6 +48,8 @@ def keystone_problem(conf: cfg.ConfigOpts) -> str | None:
     """
     if conf.api.auth_strategy != 'keystone':
         return None
+    for group, opts in ksm_opts.list_auth_token_opts():
+        conf.register_opts(opts, group=group)
     ks_loading.register_auth_conf_options(conf, AUTHTOKEN_GROUP)
     hint = ('set [keystone_authtoken] auth_type (password), auth_url, '
             'username, password, project_name, user_domain_name, '
@@ -69,6 +72,10 @@ def keystone_problem(conf: cfg.ConfigOpts) -> str | None:
     if plugin is None:
         return ('[keystone_authtoken] gives no auth plugin: ' + hint)
     return None
+
+
+def _waited(timeout: float) -> str:
+    return ' after %ss' % timeout if timeout else ''
 
 
 def _until(deadline: float, attempt) -> str | None:
@@ -109,9 +116,9 @@ def database_problem(conf: cfg.ConfigOpts,
                 conn.execute(sa.text('SELECT 1'))
         except Exception as exc:
             reason = str(getattr(exc, 'orig', None) or exc).splitlines()
-            return ('cannot reach the database at %s after %ss: %s; check '
+            return ('cannot reach the database at %s%s: %s; check '
                     '[database] connection and that the server is up' % (
-                        _redact(url), timeout,
+                        _redact(url), _waited(timeout),
                         reason[0] if reason else type(exc).__name__))
         return None
 
@@ -147,8 +154,8 @@ def broker_problem(conf: cfg.ConfigOpts, timeout: float = 0) -> str | None:
                 reasons.append('%s:%d (%s)' % (address[0], address[1],
                                                exc.strerror or exc))
         return ('cannot reach the message broker of [DEFAULT] '
-                'transport_url after %ss: %s; check transport_url and that '
-                'the broker is up' % (timeout, ', '.join(reasons)))
+                'transport_url%s: %s; check transport_url and that '
+                'the broker is up' % (_waited(timeout), ', '.join(reasons)))
 
     return _until(time.monotonic() + timeout, attempt)
 

@@ -165,4 +165,5 @@ def measured(app, conf, family: str | None = None):
     """``app`` with its requests counted, when metrics are on."""
     if not conf.metrics.enabled:
         return app
+    metrics.prepare()
     return RequestMetrics(app, family)
