@@ -31,6 +31,7 @@ from blazar_ext.api.middleware import auth
 from blazar_ext.api.middleware import body_check
 from blazar_ext.api.middleware import dispatch
 from blazar_ext.api.middleware import head
+from blazar_ext.api.middleware import metrics
 from blazar_ext.api.middleware import sizelimit
 from blazar_ext.api import pecan_argspec
 from blazar_ext.api.placement import app as placement_app
@@ -50,7 +51,7 @@ def build(conf: cfg.ConfigOpts = CONF):
         # The image API's version document, which glanceclient reads when
         # it is not told --os-image-api-version.
         ('/versions', metadefs_versions.app, False),
-    ])
+    ] + metrics.mounts(conf))
     app = body_check.RequestBodyCheck(app, family_errors.RENDERERS)
     app = auth.wrap(app, conf)
     app = sizelimit.BodySizeLimit(app, conf, family_errors.RENDERERS)
@@ -58,7 +59,7 @@ def build(conf: cfg.ConfigOpts = CONF):
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
         ('/calendar', calendar.CalendarApp(), True),
     ])
-    return _outer(app, conf)
+    return _outer(metrics.measured(app, conf), conf)
 
 
 def build_placement(conf: cfg.ConfigOpts = CONF):
@@ -69,7 +70,9 @@ def build_placement(conf: cfg.ConfigOpts = CONF):
     and at the root of a host they do not, as Placement's own.
     """
     policy.init(conf)
-    app = body_check.RequestBodyCheck(placement_app.build(),
+    app = dispatch.PrefixDispatcher(placement_app.build(),
+                                    metrics.mounts(conf))
+    app = body_check.RequestBodyCheck(app,
                                       family_errors.PLACEMENT_RENDERERS)
     app = auth.wrap(app, conf, public_paths=auth.PLACEMENT_ROOT_PUBLIC_PATHS)
     app = sizelimit.BodySizeLimit(app, conf,
@@ -77,7 +80,7 @@ def build_placement(conf: cfg.ConfigOpts = CONF):
     app = dispatch.PrefixDispatcher(app, [
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
     ])
-    return _outer(app, conf)
+    return _outer(metrics.measured(app, conf, 'placement'), conf)
 
 
 def _outer(app, conf: cfg.ConfigOpts):

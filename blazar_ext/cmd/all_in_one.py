@@ -13,6 +13,7 @@ from oslo_log import log as logging
 from blazar_ext.api import app as api_app
 from blazar_ext.cmd import listen
 from blazar_ext.cmd import metadefs
+from blazar_ext.cmd import startup
 from blazar_ext import context
 from blazar_ext.db.api.placement import resource_class
 from blazar_ext.db.api.placement import trait
@@ -50,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         LOG.error('%s', exc)
         return 1
     os.makedirs(CONF.state_path, exist_ok=True)
+    if not startup.ready(CONF, keystone=True, broker=True):
+        return 1
     migration.upgrade('head')
     admin = context.get_admin_context()
     for step in FIRST_START_STEPS:
@@ -66,8 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # One process: the fake transport lives in this process's memory,
         # so the API cannot fork workers.
-        server.serve(api_app.build, host, CONF.api.port,
-                     workers=1, threads=CONF.api.threads)
+        with startup.metrics_for(CONF, 1) as parent_ready:
+            server.serve(api_app.build, host, CONF.api.port, workers=1,
+                         threads=CONF.api.threads,
+                         parent_ready=parent_ready)
     finally:
         manager.stop()
     return 0

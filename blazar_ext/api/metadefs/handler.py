@@ -18,6 +18,7 @@ import webob.dec
 import webob.exc
 
 from blazar_ext.api.middleware import auth
+from blazar_ext.api.middleware import metrics
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_base
 from blazar_ext.db.api import metadef_namespace as ns_api
@@ -87,6 +88,7 @@ class Router:
         if found is None:
             return error(404, 'No metadefs resource at %s.'
                          % (PREFIX + req.path_info))
+        metrics.set_route(req.environ, PREFIX + found[1].routepath)
         match = dict(found[0])
         target = match.pop('action')
         try:
