@@ -51,8 +51,8 @@ def _list_query(request) -> dict:
 
 
 def _check_names(values: dict, known: tuple) -> None:
-    """Upstream's limit on capability names, and plain refusals of host
-    columns that ``host set`` cannot change."""
+    """Upstream's limit on capability names, and capability values that
+    read as NaN or an infinity refused."""
     for name, value in values.items():
         if name in known:
             continue

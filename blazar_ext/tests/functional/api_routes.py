@@ -1,7 +1,9 @@
-"""The routes of the three API families, and a valid body for each write,
-shared by the fuzzer (test_fuzz) and the private-capability scan
-(test_private_scan). Path parameters in bodies are '{name}' strings that
-``filled`` replaces with seeded ids."""
+"""The routes of the three API families and a valid body for each write,
+shared by the fuzzer (test_fuzz), the private-capability scan
+(test_private_scan) and the bad-body and HEAD checks (test_bad_bodies),
+with the latter's seeded resources and error-shape reader (as the
+fuzzer's, here since no test module may import another). Path parameters in
+bodies are '{name}' strings that ``filled`` replaces with seeded ids."""
 
 import datetime
 import re
@@ -252,3 +254,105 @@ def filled(node, ids: dict):
     if isinstance(node, str) and node[1:-1] in ids and node[0] == '{':
         return ids[node[1:-1]][0]
     return node
+
+
+# --- seeded resources and the families' error shapes ----------------------
+
+def seed(request) -> dict:
+    """Real resources in every family, made through ``request`` (an
+    APIFixture's request); {path parameter: [ids]} for the routes."""
+    def ok(method, path, body=None, expect=(200, 201, 204), **kwargs):
+        resp = request(method, path, body, **kwargs)
+        if resp.status not in expect:
+            raise AssertionError('%s %s: %s %s' % (
+                method, path, resp.status, resp.text))
+        return resp.json() if resp.body else None
+
+    host = ok('POST', '/v1/os-hosts', {
+        'name': 'h1', 'vcpus': 8, 'memory_mb': 8192, 'local_gb': 100,
+        'rack': 'r1', 'gpu': 'true', 'cores': '8'})['host']
+    ok('POST', '/v1/os-hosts', {'name': 'h2', 'rack': 'r2'})
+    fip = ok('POST', '/v1/floatingips', {
+        'floating_network_id': 'net-1',
+        'floating_ip_address': '10.0.0.1'})['floatingip']
+    lease = ok('POST', '/v1/leases', {
+        'name': 'l1', 'start_date': date(60), 'end_date': date(120),
+        'events': [], 'reservations': [
+            {'resource_type': 'physical:host', 'min': 1, 'max': 1,
+             'hypervisor_properties': '',
+             'resource_properties': '["==", "$rack", "r1"]'}]})['lease']
+    mv = {'OpenStack-API-Version': 'placement latest'}
+    ok('POST', '/placement/resource_providers',
+       {'name': 'rp1', 'uuid': RP_UUID}, headers=mv)
+    ok('POST', '/placement/resource_providers',
+       {'name': 'rp2', 'uuid': RP2_UUID, 'parent_provider_uuid': RP_UUID},
+       headers=mv)
+    ok('PUT', '/placement/resource_classes/CUSTOM_FUZZ', headers=mv,
+       expect=(201, 204))
+    ok('PUT', '/placement/traits/CUSTOM_FUZZ', headers=mv,
+       expect=(201, 204))
+    ok('PUT', '/placement/resource_providers/%s/inventories' % RP_UUID,
+       {'resource_provider_generation': 0,
+        'inventories': {'VCPU': {'total': 8}, 'CUSTOM_FUZZ': {'total': 4}}},
+       headers=mv)
+    ok('PUT', '/placement/resource_providers/%s/traits' % RP_UUID,
+       {'resource_provider_generation': 1, 'traits': ['CUSTOM_FUZZ']},
+       headers=mv)
+    ok('PUT', '/placement/allocations/%s' % CONSUMER, {
+        'allocations': {RP_UUID: {'resources': {'VCPU': 2}}},
+        'project_id': 'p', 'user_id': 'u', 'consumer_generation': None,
+        'consumer_type': 'INSTANCE'}, headers=mv)
+    ok('POST', '/v2/metadefs/namespaces', {
+        'namespace': 'FuzzNS', 'visibility': 'public',
+        'properties': {'p1': {'title': 'P1', 'type': 'string'}},
+        'objects': [{'name': 'o1', 'properties': {
+            'q': {'title': 'Q', 'type': 'integer'}}}],
+        'tags': [{'name': 't1'}],
+        'resource_type_associations': [{'name': 'physical:host'}]})
+    return {
+        'lease_id': [lease['id']],
+        'host_id': [host['id'], 'h1'],
+        'floatingip_id': [fip['id']],
+        'property': ['rack', 'gpu', 'cores'],
+        'resource_type': ['physical:host', 'virtual:floatingip',
+                          'os-hosts'],
+        'uuid': [RP_UUID, RP2_UUID],
+        'resource_class': ['VCPU', 'CUSTOM_FUZZ', 'DISK_GB'],
+        'name': ['CUSTOM_FUZZ', 'VCPU', 'HW_CPU_X86_AVX', 'p1', 'o1',
+                 't1', 'physical:host', 'namespace', 'properties',
+                 'object', 'tags'],
+        'consumer_uuid': [CONSUMER, lease['id']],
+        'namespace': ['FuzzNS'],
+        'reservation_id': [lease['reservations'][0]['id']],
+    }
+
+
+def family(path: str) -> str:
+    """'v1', 'placement' or 'metadefs': the API family of a path."""
+    if path == '/placement' or path.startswith('/placement/'):
+        return 'placement'
+    if path.startswith('/v2') or path.startswith('/versions'):
+        return 'metadefs'
+    return 'v1'
+
+
+def error_message(family_name: str, body) -> str | None:
+    """The message of an error body in the family's shape, else None."""
+    if not isinstance(body, dict):
+        return None
+    if family_name == 'v1':
+        if (isinstance(body.get('error_code'), int)
+                and isinstance(body.get('error_name'), (str, int))):
+            return body.get('error_message') or None
+        return None
+    if family_name == 'placement':
+        errors = body.get('errors')
+        if not isinstance(errors, list) or not errors or not all(
+                isinstance(e, dict) and isinstance(e.get('status'), int)
+                and e.get('title') for e in errors):
+            return None
+        return errors[0].get('detail') or None
+    error = body.get('error')
+    if isinstance(error, dict) and isinstance(error.get('code'), int):
+        return error.get('message') or None
+    return None

@@ -20,7 +20,6 @@ from blazar_ext.api import app as api_app
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional import api_routes
-from blazar_ext.tests.functional import test_fuzz
 
 RP_UUID = api_routes.RP_UUID
 LATEST = {'OpenStack-API-Version': 'placement latest'}
@@ -82,8 +81,7 @@ def with_literal(body, index: int, literal: str) -> bytes:
     return json.dumps(body).replace('"%s"' % _MARK, literal).encode()
 
 
-def _family(path: str) -> str:
-    return test_fuzz._family(path)
+_family = api_routes.family
 
 
 class BadBodyTestCase(base.APITestCase):
@@ -93,9 +91,7 @@ class BadBodyTestCase(base.APITestCase):
         super().setUp()
         self.conf.set_override('event_interval', 3600, group='manager')
         self.conf.set_override('capability_default_visibility', 'public')
-        self.ids = test_fuzz.TestFuzz._seed(self)
-
-    _ok = test_fuzz.TestFuzz._ok
+        self.ids = api_routes.seed(self.request)
 
     def fill(self, template: str) -> str:
         """A path for ``template`` naming seeded resources."""
@@ -168,7 +164,7 @@ class TestNonFiniteNumbers(BadBodyTestCase):
                         self.headers(method, template),
                         **{'Content-Type': 'application/json'}))
                 sent += 1
-                message = (test_fuzz.error_message(family, resp.json())
+                message = (api_routes.error_message(family, resp.json())
                            if resp.status == 400 else None)
                 if not message or named not in message:
                     failures.append('%s %s %s -> %s %s' % (
@@ -232,7 +228,7 @@ class TestUndecodableBodies(BadBodyTestCase):
             self.headers(method, template[1]),
             **{'Content-Type': 'application/json'}, **headers))
         self.assertEqual(400, resp.status, (path, resp.text))
-        message = test_fuzz.error_message(_family(path), resp.json())
+        message = api_routes.error_message(_family(path), resp.json())
         lines = [line for line in log.output.splitlines() if line]
         self.assertEqual(1, len(lines), log.output)
         self.assertIn('Refused %s %s: ' % (method, path), lines[0])
