@@ -82,15 +82,22 @@ def index(req):
     limit = params.pop('limit')
     rows = ns_api.namespace_list(ctx, visible_to=visible_to(ctx),
                                  limit=limit + 1, **params)
-    page = rows[:limit]
+    # As Glance: the page leaves out the namespaces get_metadef_namespace
+    # refuses, and reading their associations takes
+    # list_metadef_resource_types.
+    page = [row for row in rows[:limit]
+            if handler.allowed(req, row, rules.GET_NAMESPACE)]
+    for row in page:
+        policy.authorize(ctx, rules.LIST_RESOURCE_TYPES,
+                         handler.target(row))
     query = {k: v for k, v in req.GET.items() if k != 'marker'}
     query['limit'] = str(limit)
     base = handler.url('metadefs/namespaces')
     body = {'namespaces': [view(r) for r in page],
             'first': '%s?%s' % (base, urllib.parse.urlencode(query)),
             'schema': schemas.schema_url('namespaces')}
-    if len(rows) > limit and page:
-        query['marker'] = page[-1]['namespace']
+    if len(rows) > limit and limit:
+        query['marker'] = rows[limit - 1]['namespace']
         body['next'] = '%s?%s' % (base, urllib.parse.urlencode(query))
     return handler.respond(body)
 
@@ -149,7 +156,10 @@ def _prefixed(properties: dict, prefix: str) -> dict:
 
 def show(req, namespace: str):
     """GET /metadefs/namespaces/{namespace}[?resource_type=...]."""
-    handler.visible_namespace(req, namespace, rules.GET_NAMESPACE)
+    # Glance checks each kind of definition the namespace embeds.
+    handler.visible_namespace(req, namespace, rules.LIST_RESOURCE_TYPES,
+                              rules.GET_OBJECTS, rules.GET_PROPERTIES,
+                              rules.GET_TAGS)
     full = ns_api.namespace_get_full(handler.context(req), namespace)
     resource_type = req.GET.get('resource_type')
     if resource_type:

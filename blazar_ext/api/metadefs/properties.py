@@ -63,7 +63,10 @@ def _unprefixed(req, namespace: dict, name: str) -> str:
 
 def show(req, namespace: str, name: str):
     """GET .../properties/{name}[?resource_type=...] (prefix stripped)."""
-    ns = handler.visible_namespace(req, namespace, rules.GET_PROPERTY)
+    # As Glance, naming a resource type takes get_metadef_resource_type.
+    actions = [rules.GET_PROPERTY] + (
+        [rules.GET_RESOURCE_TYPE] if 'resource_type' in req.GET else [])
+    ns = handler.visible_namespace(req, namespace, *actions)
     stored = _unprefixed(req, ns, name)
     prop = property_api.property_get(handler.context(req), namespace, stored)
     prop['name'] = name

@@ -17,10 +17,13 @@ def index(req):
 
 
 def associations(req, namespace: str):
-    handler.visible_namespace(req, namespace, rules.GET_RESOURCE_TYPE)
-    return handler.respond({'resource_type_associations':
-                            rt_api.association_list(handler.context(req),
-                                                    namespace)})
+    # As Glance: list_metadef_resource_types decides whether the list may
+    # be read, get_metadef_resource_type which associations show.
+    ns = handler.visible_namespace(req, namespace,
+                                   rules.LIST_RESOURCE_TYPES)
+    shown = (rt_api.association_list(handler.context(req), namespace)
+             if handler.allowed(req, ns, rules.GET_RESOURCE_TYPE) else [])
+    return handler.respond({'resource_type_associations': shown})
 
 
 def associate(req, namespace: str):
