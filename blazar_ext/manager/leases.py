@@ -206,8 +206,9 @@ class LeaseManager:
         before_end = parse_date(before_end, 'before_end_date')
         if not start <= before_end <= end:
             raise exceptions.Invalid(
-                reason='before_end_date %s must be between the start and '
-                       'the end of the lease' % values['before_end_date'])
+                reason='Datetime is out of lease limits. before_end_date %s '
+                       'must be between the start and the end of the lease'
+                       % values['before_end_date'])
         return before_end
 
     # Create

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A private virtualenv with upstream Blazar 18.0.0 (from PyPI), for the
-# side-by-side benchmarks in tools/bench/ and the adoption tests that build
-# a real upstream Blazar database with its own migrations
-# (blazar-db-manage upgrade head).
+# side-by-side benchmarks in tools/bench/, the differential test of the v1
+# API (test_upstream_differential, through tools/blazar/upstream_server.py)
+# and the adoption tests that build a real upstream Blazar database with
+# its own migrations (blazar-db-manage upgrade head).
 #
 # Upstream Blazar pins its own oslo libraries, so it lives apart from
 # blazar_ext's environment. Users look for it at $BLAZAR_EXT_UPSTREAM_VENV,

@@ -10,6 +10,7 @@ side-by-side bench (tools/bench/upstream.py) and the differential test
 
     python upstream_server.py --database URL [--port P] [--events S]
         [--plugins physical.host.plugin,virtual.floatingip.plugin]
+        [--create-schema] [--workdir DIR]
 
 prints ``serving PORT`` once it answers. With ``--events S`` the
 manager's event loop runs every S seconds, as blazar-manager's does.
@@ -47,10 +48,13 @@ HOST_PLUGIN = 'physical.host.plugin'
 ALL_PLUGINS = 'physical.host.plugin,virtual.floatingip.plugin'
 
 
-def configure(database: str, plugins: str = HOST_PLUGIN) -> str:
-    """Upstream's configuration for ``database``; the config file's path."""
+def configure(database: str, plugins: str = HOST_PLUGIN,
+              workdir: str | None = None) -> str:
+    """Upstream's configuration for ``database``; the config file's path,
+    in ``workdir`` (else a new temporary directory) beside its log."""
     from oslo_config import cfg
-    path = os.path.join(tempfile.mkdtemp(prefix='blazar-up-'), 'blazar.conf')
+    path = os.path.join(workdir or tempfile.mkdtemp(prefix='blazar-up-'),
+                        'blazar.conf')
     with open(path, 'w') as f:
         f.write('[DEFAULT]\ntransport_url = fake:/\n'
                 '[database]\nconnection = %s\n'
@@ -287,10 +291,11 @@ def run_events(manager, interval: float, lock: threading.Lock) -> None:
 
 
 def serve(database: str, port: int = 0, plugins: str = HOST_PLUGIN,
-          events: float = 0, create_schema: bool = False) -> None:
+          events: float = 0, create_schema: bool = False,
+          workdir: str | None = None) -> None:
     """Upstream's v1 app in one threaded process, as its blazar-api runs
     one process by default; prints ``serving PORT`` once it listens."""
-    config_file = configure(database, plugins)
+    config_file = configure(database, plugins, workdir)
     if create_schema:
         migrate(config_file, database)
     manager = install_stand_ins()
@@ -321,9 +326,12 @@ def main() -> int:
                         help='run the event loop every this many seconds')
     parser.add_argument('--create-schema', action='store_true',
                         help="build upstream's schema first")
+    parser.add_argument('--workdir',
+                        help='where its configuration and log go '
+                             '(default: a new temporary directory)')
     args = parser.parse_args()
     serve(args.database, args.port, args.plugins, args.events,
-          args.create_schema)
+          args.create_schema, args.workdir)
     return 0
 
 

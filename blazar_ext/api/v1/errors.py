@@ -61,8 +61,8 @@ _UPSTREAM_WORDS = {
 
 
 def message_for(exc: exceptions.BlazarExtException) -> str:
-    """``exc``'s message, after upstream Blazar's words for it if they
-    differ (the same sentence is not said twice)."""
+    """``exc``'s message after upstream Blazar's words for it; a policy
+    refusal in upstream's words alone (they say what ours say)."""
     words = _UPSTREAM_WORDS.get(type(exc))
     if words is None:
         return exc.message

@@ -1,7 +1,9 @@
-"""Date parsing and the enforcement seam of the lease manager."""
+"""Date parsing and the enforcement seam of the lease manager; how the
+v1 API writes times."""
 
 import datetime
 
+from blazar_ext.api.v1 import views
 from blazar_ext import exceptions
 from blazar_ext.manager import leases
 from blazar_ext.tests import base
@@ -52,3 +54,38 @@ class TestEnforcementDefault(base.TestCase):
         self.assertEqual(start, times['start_lease'])
         self.assertEqual(start, times['before_end_lease'])
         self.assertEqual(end, times['end_lease'])
+
+
+class TestKeptBeforeEnd(base.TestCase):
+    """Upstream's rule: the before-end event keeps its distance to the end
+    as the end moves."""
+
+    def test_distance_kept(self):
+        current = {'events': [
+            {'event_type': 'start_lease', 'time': '2030-01-01T00:00:00'},
+            {'event_type': 'before_end_lease',
+             'time': '2030-01-01T09:40:00.000000'}]}
+        self.assertEqual(
+            datetime.datetime(2030, 1, 1, 11, 40),
+            leases.LeaseManager._kept_before_end(
+                current, datetime.datetime(2030, 1, 1, 10),
+                datetime.datetime(2030, 1, 1, 12)))
+
+    def test_none_without_the_event(self):
+        self.assertIsNone(leases.LeaseManager._kept_before_end(
+            {'events': []}, datetime.datetime(2030, 1, 1, 10),
+            datetime.datetime(2030, 1, 1, 12)))
+
+
+class TestRecordTimes(base.TestCase):
+
+    def test_record_times_as_upstream(self):
+        when = datetime.datetime(2031, 1, 2, 3, 4, 5)
+        self.assertEqual('2031-01-02 03:04:05.000000',
+                         views.record_time(when))
+        self.assertEqual('2031-01-02 03:04:05.000007',
+                         views.record_time('2031-01-02T03:04:05.000007'))
+        self.assertIsNone(views.record_time(None))
+        # Lease dates and event times keep the ISO form.
+        self.assertEqual('2031-01-02T03:04:05.000000',
+                         views.timestamp(when))

@@ -37,9 +37,18 @@ ALLOWED = [
     (r'', r'^upstream answers 500, blazar_ext 4\d\d \(a client error\)$',
      '``upstream 500``: a refusal upstream lets escape as a 500 is a 4xx '
      'here'),
-    (r'^host create without name$', r'^status: upstream 403, blazar_ext 400',
-     '``host without name``: upstream answers 403 (its InvalidHost is a '
-     'NotAuthorized); a malformed request is a 400 here'),
+    (r'^(host create without name|lease before end out of the lease|'
+     r'lease create bad before end)$',
+     r'^status: upstream 403, blazar_ext 400',
+     '``403 for bad input``: upstream answers 403 (its InvalidHost and '
+     'out-of-limits before_end_date are NotAuthorized); a malformed '
+     'request is a 400 here'),
+    (r'^fip allocations$', r'^status: upstream 404, blazar_ext 200',
+     '``floating IP allocations``: blazar_ext has the route; upstream '
+     'reads allocations as a floating IP id'),
+    (r'^host property show$', r'^status: upstream 405, blazar_ext 200',
+     '``property show``: blazar_ext shows one property; upstream has no '
+     'such route'),
     (r'', r"extra key '(disabled|reservable_reason|reservable|traits|"
           r"property|values|private)'$",
      "``extra keys``: blazar_ext's extensions beside upstream's keys"),
@@ -52,8 +61,8 @@ ALLOWED = [
           r'blazar_ext null)$',
      '``updated_at``: set when a row is written again after its creation, '
      'which happens at different steps on each side'),
-    (r'^lease (rename|move|extend active)$',
-     r'\.lease\.status: upstream "UPDATING", blazar_ext "(PENDING|ACTIVE)"$',
+    (r'^lease ', r'\.lease\.status: upstream "UPDATING", '
+                 r'blazar_ext "(PENDING|ACTIVE)"$',
      '``UPDATING``: upstream answers an update with the lease still in '
      'its transitional status'),
 ]
@@ -180,6 +189,19 @@ def steps() -> list:
         Step('lease rename', 'PUT', '/v1/leases/{l1}', {'name': 'l-host2'}),
         Step('lease move', 'PUT', '/v1/leases/{l1}',
              {'start_date': _date(70), 'end_date': _date(130)}),
+        Step('lease before end', 'PUT', '/v1/leases/{l1}',
+             {'before_end_date': _date(100)}),
+        Step('lease before end out of the lease', 'PUT', '/v1/leases/{l1}',
+             {'before_end_date': _date(300)}),
+        Step('lease create with before end', 'POST', '/v1/leases',
+             lease('l-be', _date(300), _date(360), fip_reservation(
+                 required_floatingips=['172.24.4.201']),
+                 before_end_date=_date(340))),
+        Step('lease create bad before end', 'POST', '/v1/leases',
+             lease('l-be2', _date(300), _date(360), fip_reservation(),
+                   before_end_date=_date(400))),
+        Step('fip allocations', 'GET', '/v1/floatingips/allocations'),
+        Step('host property show', 'GET', '/v1/os-hosts/properties/gpu'),
         Step('lease end before start update', 'PUT', '/v1/leases/{l1}',
              {'end_date': _date(30)}),
         Step('lease update missing', 'PUT', '/v1/leases/nope',

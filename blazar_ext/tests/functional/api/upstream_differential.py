@@ -42,23 +42,26 @@ class UpstreamBlazar(fixtures.Fixture):
     event loop every second); ``endpoint`` is its base URL."""
 
     def _setUp(self):
-        log = open(os.path.join(self.useFixture(fixtures.TempDir()).path,
-                                'upstream.err'), 'w')
-        self.addCleanup(log.close)
-        self.process = subprocess.Popen(
-            [os.path.join(upstream_blazar.venv(), 'bin', 'python'), SERVER,
-             '--database', 'sqlite://', '--create-schema', '--events', '1',
-             '--plugins', STAND_INS.ALL_PLUGINS],
-            stdout=subprocess.PIPE, stderr=log, text=True)
+        workdir = self.useFixture(fixtures.TempDir()).path
+        self.log = os.path.join(workdir, 'upstream.err')
+        with open(self.log, 'w') as log:
+            self.process = subprocess.Popen(
+                [os.path.join(upstream_blazar.venv(), 'bin', 'python'),
+                 SERVER, '--database', 'sqlite://', '--create-schema',
+                 '--events', '1', '--plugins', STAND_INS.ALL_PLUGINS,
+                 '--workdir', workdir],
+                stdout=subprocess.PIPE, stderr=log, text=True)
         self.addCleanup(self._stop)
         ready, _, _ = select.select([self.process.stdout], [], [], 60)
         line = self.process.stdout.readline() if ready else ''
         if not line.startswith('serving '):
-            raise RuntimeError('upstream Blazar did not start (see %s)'
-                               % log.name)
+            with open(self.log) as log:
+                raise RuntimeError('upstream Blazar did not start:\n%s'
+                                   % log.read()[-3000:])
         self.endpoint = 'http://127.0.0.1:%d' % int(line.split()[1])
 
     def _stop(self):
+        self.process.stdout.close()
         self.process.terminate()
         try:
             self.process.wait(10)
