@@ -139,6 +139,14 @@ class NotEnoughResources(Conflict):
     code = 'blazar_ext.not_enough_resources'
 
 
+class NotEnoughFloatingIPs(NotEnoughResources):
+    """Upstream Blazar refuses a floating IP reservation it cannot fill as
+    bad input (400), where it answers 500 for hosts."""
+    msg_fmt = 'Not enough floating IPs available: %(reason)s'
+    status = 400
+    code = 'blazar_ext.not_enough_floatingips'
+
+
 class InvalidLeaseState(Conflict):
     msg_fmt = 'Lease %(lease)s is %(status)s: %(reason)s'
     code = 'blazar_ext.invalid_lease_state'

@@ -2,10 +2,11 @@
 
 build(), the API of blazar-ext-api and the all-in-one:
 
-    HTTPProxyToWSGI -> RequestId -> /healthcheck (no auth)
+    HTTPProxyToWSGI -> HEAD as GET -> RequestId -> /healthcheck (no auth)
         -> /calendar/: the calendar page's static files (no auth)
         -> body size limit (413 in each family's shape)
         -> auth -> context
+        -> compressed or non-UTF-8 bodies refused (400, family's shape)
         -> /placement: placement-compatible app
         -> /v2:        metadefs-compatible app
         -> /versions:  the image API version document (glanceclient)
@@ -27,7 +28,10 @@ from blazar_ext.api import family_errors
 from blazar_ext.api.metadefs import app as metadefs_app
 from blazar_ext.api.metadefs import versions as metadefs_versions
 from blazar_ext.api.middleware import auth
+from blazar_ext.api.middleware import body_check
 from blazar_ext.api.middleware import dispatch
+from blazar_ext.api.middleware import head
+from blazar_ext.api.middleware import metrics
 from blazar_ext.api.middleware import sizelimit
 from blazar_ext.api import pecan_argspec
 from blazar_ext.api.placement import app as placement_app
@@ -47,14 +51,15 @@ def build(conf: cfg.ConfigOpts = CONF):
         # The image API's version document, which glanceclient reads when
         # it is not told --os-image-api-version.
         ('/versions', metadefs_versions.app, False),
-    ])
+    ] + metrics.mounts(conf))
+    app = body_check.RequestBodyCheck(app, family_errors.RENDERERS)
     app = auth.wrap(app, conf)
     app = sizelimit.BodySizeLimit(app, conf, family_errors.RENDERERS)
     app = dispatch.PrefixDispatcher(app, [
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
         ('/calendar', calendar.CalendarApp(), True),
     ])
-    return _outer(app, conf)
+    return _outer(metrics.measured(app, conf), conf)
 
 
 def build_placement(conf: cfg.ConfigOpts = CONF):
@@ -65,18 +70,23 @@ def build_placement(conf: cfg.ConfigOpts = CONF):
     and at the root of a host they do not, as Placement's own.
     """
     policy.init(conf)
-    app = auth.wrap(placement_app.build(), conf,
-                    public_paths=auth.PLACEMENT_ROOT_PUBLIC_PATHS)
+    app = dispatch.PrefixDispatcher(placement_app.build(),
+                                    metrics.mounts(conf))
+    app = body_check.RequestBodyCheck(app,
+                                      family_errors.PLACEMENT_RENDERERS)
+    app = auth.wrap(app, conf, public_paths=auth.PLACEMENT_ROOT_PUBLIC_PATHS)
     app = sizelimit.BodySizeLimit(app, conf,
                                   family_errors.PLACEMENT_RENDERERS)
     app = dispatch.PrefixDispatcher(app, [
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
     ])
-    return _outer(app, conf)
+    return _outer(metrics.measured(app, conf, 'placement'), conf)
 
 
 def _outer(app, conf: cfg.ConfigOpts):
-    """Request ids, CORS and proxy headers, around either application."""
+    """HEAD, request ids, CORS and proxy headers, around either
+    application."""
+    app = head.HeadAsGet(app)
     app = request_id.RequestId(app)
     # Outside authentication, so a browser's preflight needs no token.
     # Only with [cors] allowed_origin set, as Placement: otherwise an

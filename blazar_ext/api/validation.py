@@ -2,6 +2,8 @@
 validation, shared by every API family. Failures raise exceptions.Invalid
 with a message naming the offending field."""
 
+import math
+
 import jsonschema
 from oslo_serialization import jsonutils
 from oslo_utils import strutils
@@ -14,7 +16,8 @@ def parse_json(body: bytes):
     if not body:
         raise exceptions.Invalid(reason='a JSON request body is required')
     try:
-        data = jsonutils.loads(body)
+        data = jsonutils.loads(body, parse_constant=_refuse_constant,
+                               parse_float=_finite_float)
         # "\ud800" is valid JSON but no Unicode character: nothing could
         # store or print it.
         jsonutils.dumps(data, ensure_ascii=False).encode('utf-8')
@@ -35,6 +38,27 @@ def parse_json(body: bytes):
             reason='the request body has a string with a NUL character '
                    '(\\u0000)')
     return data
+
+
+def _refuse_constant(name: str):
+    """NaN, Infinity and -Infinity: Python's json reads them, but they are
+    not JSON, no database column holds them and no client reads them
+    back."""
+    raise exceptions.Invalid(
+        reason='the request body has %s, which is not a JSON number; send '
+               'a finite number' % name)
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused where it
+    overflows to infinity (1e999)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise exceptions.Invalid(
+            reason='the request body has the number %s, which is too '
+                   'large; send a finite number'
+                   % exceptions.cut(text, 40))
+    return value
 
 
 def url_problem(req) -> str | None:

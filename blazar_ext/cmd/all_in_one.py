@@ -13,6 +13,7 @@ from oslo_log import log as logging
 from blazar_ext.api import app as api_app
 from blazar_ext.cmd import listen
 from blazar_ext.cmd import metadefs
+from blazar_ext.cmd import startup
 from blazar_ext import context
 from blazar_ext.db.api.placement import resource_class
 from blazar_ext.db.api.placement import trait
@@ -41,13 +42,17 @@ def _embedded_defaults() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     _embedded_defaults()
+    CONF.register_cli_opts(listen.CLI_OPTS)
     service.prepare('blazar-ext-all-in-one', argv)
+    listen.apply_cli_opts(CONF)
     try:
         host = listen.api_host(CONF)
     except listen.InsecureNoAuth as exc:
         LOG.error('%s', exc)
         return 1
     os.makedirs(CONF.state_path, exist_ok=True)
+    if not startup.ready(CONF, keystone=True, broker=True):
+        return 1
     migration.upgrade('head')
     admin = context.get_admin_context()
     for step in FIRST_START_STEPS:
@@ -64,8 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # One process: the fake transport lives in this process's memory,
         # so the API cannot fork workers.
-        server.serve(api_app.build, host, CONF.api.port,
-                     workers=1, threads=CONF.api.threads)
+        with startup.metrics_for(CONF, 1) as parent_ready:
+            server.serve(api_app.build, host, CONF.api.port, workers=1,
+                         threads=CONF.api.threads,
+                         parent_ready=parent_ready)
     finally:
         manager.stop()
     return 0

@@ -7,6 +7,7 @@ from oslo_log import log as logging
 
 from blazar_ext.api import app as api_app
 from blazar_ext.cmd import listen
+from blazar_ext.cmd import startup
 from blazar_ext import service
 from blazar_ext.wsgi import server
 
@@ -21,16 +22,20 @@ CLI_OPTS = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    CONF.register_cli_opts(CLI_OPTS)
+    CONF.register_cli_opts(CLI_OPTS + listen.CLI_OPTS)
     service.prepare('blazar-ext-api', argv)
+    listen.apply_cli_opts(CONF)
     try:
         host = listen.api_host(CONF)
     except listen.InsecureNoAuth as exc:
         LOG.error('%s', exc)
         return 1
-    server.serve(api_app.build, host, CONF.api.port,
-                 workers=CONF.workers or CONF.api.workers,
-                 threads=CONF.api.threads)
+    if not startup.ready(CONF, keystone=True, broker=True):
+        return 1
+    workers = CONF.workers or CONF.api.workers
+    with startup.metrics_for(CONF, workers) as parent_ready:
+        server.serve(api_app.build, host, CONF.api.port, workers=workers,
+                     threads=CONF.api.threads, parent_ready=parent_ready)
     return 0
 
 

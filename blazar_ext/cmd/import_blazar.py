@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from blazar_ext import conf
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import blazar_import
+from blazar_ext.db import drivers
 from blazar_ext import exceptions
 from blazar_ext.plugins import loader
 
@@ -63,6 +64,11 @@ def run(args) -> int:
     except exceptions.ConfigurationError as exc:
         print('import-blazar: %s' % exc)
         return 2
+    try:
+        drivers.require(args.source_connection, '--source-connection')
+    except drivers.MissingDriver as exc:
+        print('import-blazar: %s' % exc)
+        return 2
     engine = sa.create_engine(args.source_connection)
     try:
         blazar_import.check_revision(engine)
@@ -100,7 +106,9 @@ def configure_parser(parser) -> None:
         '--source-connection', required=True,
         help='SQLAlchemy URL of the upstream Blazar database, e.g. '
              'mysql+pymysql://blazar:secret@db/blazar or '
-             'postgresql://blazar:secret@db/blazar.')
+             'postgresql+psycopg2://blazar:secret@db/blazar (the drivers '
+             "come with pip install 'blazar-ext[mysql]' or "
+             "'blazar-ext[postgresql]').")
     parser.add_argument(
         '--dry-run', action='store_true',
         help='Print what would be imported and skipped; write nothing.')

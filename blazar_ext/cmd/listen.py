@@ -16,6 +16,29 @@ LOG = logging.getLogger(__name__)
 LOOPBACK = '127.0.0.1'
 ANY = '0.0.0.0'
 
+# --host and --port of the API servers. Their dests differ from the names,
+# as [DEFAULT] host is oslo.messaging's name of this machine.
+CLI_OPTS = [
+    cfg.HostAddressOpt('host', dest='listen_host', metavar='ADDRESS',
+                       help='Address to listen on; overrides the '
+                            'configuration file ([api] host, or '
+                            '[placement_api] host for '
+                            'blazar-ext-placement-api).'),
+    cfg.PortOpt('port', dest='listen_port', metavar='PORT',
+                help='Port to listen on; overrides the configuration file '
+                     '([api] port, default 1234, or [placement_api] port, '
+                     'default 8778, for blazar-ext-placement-api).'),
+]
+
+
+def apply_cli_opts(conf: cfg.ConfigOpts, group: str = 'api') -> None:
+    """Let --host and --port (CLI_OPTS, registered before parsing)
+    override ``group``'s host and port options."""
+    if conf.listen_host is not None:
+        conf.set_override('host', conf.listen_host, group=group)
+    if conf.listen_port is not None:
+        conf.set_override('port', conf.listen_port, group=group)
+
 
 class InsecureNoAuth(Exception):
     """noauth on an address other hosts can reach, not allowed."""

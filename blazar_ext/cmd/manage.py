@@ -13,6 +13,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from blazar_ext import conf
+from blazar_ext.db import drivers
 
 CONF = conf.CONF
 
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.register_options(CONF)
     CONF(argv if argv is not None else sys.argv[1:], project='blazar-ext')
     logging.setup(CONF, 'blazar-ext-manage')
+    drivers.require_or_exit(CONF.database.connection, 'blazar-ext-manage')
     return CONF.category.func(CONF.category) or 0
 
 

@@ -6,6 +6,8 @@ import threading
 
 from oslo_log import log as logging
 
+from blazar_ext.api import metrics
+from blazar_ext.cmd import startup
 from blazar_ext import enforcement
 from blazar_ext.manager import service as manager_service
 from blazar_ext import service
@@ -20,6 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     signal.signal(signal.SIGINT, lambda *_: stopped.set())
+    if not startup.ready(service.CONF, broker=True):
+        return 1
+    if service.CONF.metrics.manager_port:
+        metrics.serve(service.CONF.metrics.manager_port,
+                      service.CONF.metrics.host)
     try:
         manager = manager_service.ManagerService()
         manager.start()

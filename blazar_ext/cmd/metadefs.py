@@ -125,9 +125,10 @@ def export(context, path: str) -> list:
 
 
 def unload(context, namespaces: list | None = None) -> list:
-    """Delete the named namespaces (default: all), protected ones too."""
-    names = namespaces or [r['namespace']
-                           for r in ns_api.namespace_list(context)]
+    """Delete the named namespaces (None: all of them), protected ones
+    too."""
+    names = namespaces if namespaces is not None else [
+        r['namespace'] for r in ns_api.namespace_list(context)]
     for name in names:
         ns_api.namespace_delete(context, name, force=True)
     return names
@@ -172,8 +173,14 @@ def _export(args) -> int:
 
 
 def _unload(args) -> int:
+    if bool(args.namespace) == bool(args.all):
+        # Deleting the whole catalog is never a default: say which.
+        print('metadefs unload: give --namespace NAME (repeatable) or '
+              '--all (not both); nothing was unloaded.', file=sys.stderr)
+        return 2
     try:
-        names = unload(blazar_context.get_admin_context(), args.namespace)
+        names = unload(blazar_context.get_admin_context(),
+                       None if args.all else args.namespace)
     except exceptions.NotFound as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -200,6 +207,7 @@ def add_parsers(subparsers) -> None:
     parser = subparsers.add_parser(
         'unload', help='Delete namespaces, protected ones included.')
     parser.add_argument('--namespace', action='append',
-                        help='Only this namespace (repeatable; default: '
-                             'all).')
+                        help='A namespace to delete (repeatable).')
+    parser.add_argument('--all', action='store_true',
+                        help='Delete every namespace of the catalog.')
     parser.set_defaults(func=_unload)

@@ -14,6 +14,7 @@ from oslo_log import log as logging
 
 from blazar_ext.api import app as api_app
 from blazar_ext.cmd import listen
+from blazar_ext.cmd import startup
 from blazar_ext import service
 from blazar_ext.wsgi import server
 
@@ -28,18 +29,23 @@ CLI_OPTS = [
 
 
 def main(argv: list[str] | None = None) -> int:
-    CONF.register_cli_opts(CLI_OPTS)
+    CONF.register_cli_opts(CLI_OPTS + listen.CLI_OPTS)
     service.prepare('blazar-ext-placement-api', argv)
+    listen.apply_cli_opts(CONF, group='placement_api')
     port = CONF.placement_api.port
     try:
         host = listen.api_host(CONF, CONF.placement_api.host, port)
     except listen.InsecureNoAuth as exc:
         LOG.error('%s', exc)
         return 1
-    server.serve(api_app.build_placement, host, port,
-                 workers=CONF.workers or CONF.placement_api.workers,
-                 threads=CONF.api.threads,
-                 name='blazar-ext-placement-api')
+    if not startup.ready(CONF, keystone=True):
+        return 1
+    workers = CONF.workers or CONF.placement_api.workers
+    with startup.metrics_for(CONF, workers) as parent_ready:
+        server.serve(api_app.build_placement, host, port, workers=workers,
+                     threads=CONF.api.threads,
+                     name='blazar-ext-placement-api',
+                     parent_ready=parent_ready)
     return 0
 
 

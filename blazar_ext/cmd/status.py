@@ -18,7 +18,9 @@ from oslo_upgradecheck import upgradecheck
 from sqlalchemy.engine import url as sa_url
 import yaml
 
+from blazar_ext.cmd import startup
 from blazar_ext import conf
+from blazar_ext.db import drivers
 from blazar_ext.db import migration
 from blazar_ext import enforcement
 
@@ -52,6 +54,10 @@ class Checks(upgradecheck.UpgradeCommands):
     def _check_database(self) -> Result:
         """The schema is at the newest revision this code knows."""
         head = migration.head()
+        try:
+            drivers.require(CONF.database.connection)
+        except drivers.MissingDriver as exc:
+            return Result(Code.FAILURE, str(exc))
         try:
             current = migration.version()
         except Exception as exc:
@@ -131,7 +137,46 @@ class Checks(upgradecheck.UpgradeCommands):
                       'Usage enforcement filters, in order: %s'
                       % (', '.join(chain.filter_names) or 'none'))
 
+    def _check_keystone(self) -> Result:
+        """[keystone_authtoken] can validate tokens, under keystone."""
+        if CONF.api.auth_strategy != 'keystone':
+            return Result(Code.SUCCESS, 'auth_strategy = %s: no Keystone '
+                          'configuration needed.' % CONF.api.auth_strategy)
+        problem = startup.keystone_problem(CONF)
+        if problem:
+            return Result(Code.FAILURE, problem + '.')
+        if not CONF.keystone_authtoken.www_authenticate_uri:
+            return Result(Code.WARNING, '[keystone_authtoken] '
+                          'www_authenticate_uri is not set: a 401 does not '
+                          'tell clients where to authenticate.')
+        return Result(Code.SUCCESS, '[keystone_authtoken] auth_type = %s '
+                      'with its required options.'
+                      % CONF.keystone_authtoken.auth_type)
+
+    def _check_database_connection(self) -> Result:
+        """[database] connection answers (one attempt, no waiting)."""
+        problem = startup.database_problem(CONF)
+        if problem:
+            return Result(Code.FAILURE, problem[0].upper() + problem[1:]
+                          + '.')
+        return Result(Code.SUCCESS, 'The database at %s answers.'
+                      % _redact(CONF.database.connection))
+
+    def _check_broker(self) -> Result:
+        """A host of [DEFAULT] transport_url accepts connections."""
+        if (CONF.transport_url or 'fake:').startswith('fake:'):
+            return Result(Code.SUCCESS, 'transport_url is fake:// (one '
+                          'process): no message broker to reach.')
+        problem = startup.broker_problem(CONF)
+        if problem:
+            return Result(Code.FAILURE, problem[0].upper() + problem[1:]
+                          + '.')
+        return Result(Code.SUCCESS, 'The message broker answers.')
+
     _upgrade_checks = (
+        ('Keystone authentication', _check_keystone),
+        ('Database connection', _check_database_connection),
+        ('Message broker', _check_broker),
         ('Database schema', _check_database),
         ('Policy file', _check_policy_file),
         ('Usage enforcement filters', _check_enforcement_filters),

@@ -30,7 +30,15 @@ capability_default_visibility = cfg.StrOpt(
          'capabilities keep their flag; change it with PATCH '
          '/v1/{resource_type}/properties/{name}.')
 
-ALL_OPTS = [state_path, host, capability_default_visibility]
+startup_timeout = cfg.IntOpt(
+    'startup_timeout', default=30, min=0,
+    help='Seconds blazar-ext-api, blazar-ext-placement-api, '
+         'blazar-ext-manager and the all-in-one wait at start for the '
+         'database and the message broker to answer; then they exit with '
+         'an error instead of starting.')
+
+ALL_OPTS = [state_path, host, capability_default_visibility,
+            startup_timeout]
 
 
 def register_opts(conf: cfg.ConfigOpts) -> None:

@@ -220,8 +220,9 @@ class LeaseManager:
         name private capabilities in resource_properties.
         """
         now = timeutils.utcnow()
+        # A lease started "now" starts at the current minute, as upstream.
         start = parse_date(values.get('start_date'), 'start_date',
-                           allow_now=True, now=now)
+                           allow_now=True, now=_minute(now))
         end = parse_date(values.get('end_date'), 'end_date')
         if start < _minute(now):
             raise exceptions.Invalid(
@@ -230,7 +231,7 @@ class LeaseManager:
                        % values['start_date'])
         if end <= start:
             raise exceptions.Invalid(
-                reason='End date must be later than start date: end_date '
+                reason='End date must be later than start date. end_date '
                        '%s must be later than start_date %s'
                        % (values['end_date'], values['start_date']))
         before_end = self._before_end_date(values, start, end)
@@ -314,13 +315,14 @@ class LeaseManager:
             changes['name'] = values['name']
         if values.get('start_date') is not None:
             start = parse_date(values['start_date'], 'start_date',
-                               allow_now=True, now=now)
+                               allow_now=True, now=_minute(now))
             if start != old_start:
                 if status != LEASE.PENDING:
-                    raise exceptions.InvalidLeaseState(
-                        lease=lease_id, status=status,
-                        reason='the start date of a lease that has started '
-                               'cannot change')
+                    # Upstream's words and status (400).
+                    raise exceptions.Invalid(
+                        reason='Cannot modify the start date of already '
+                               'started leases. Lease %s is %s.'
+                               % (lease_id, status))
                 if start < _minute(now):
                     raise exceptions.Invalid(
                         reason='Start date must be later than current date: '
@@ -343,6 +345,9 @@ class LeaseManager:
                        % (end.strftime(DATE_FORMATS[0]),
                           start.strftime(DATE_FORMATS[0])))
         before_end = self._before_end_date(values, start, end)
+        if before_end is None and changes.keys() & {'start_date',
+                                                    'end_date'}:
+            before_end = self._kept_before_end(current, old_end, end)
         specs = self._changed_specs(current, values.get('reservations'),
                                     'start_date' in changes
                                     or 'end_date' in changes,
@@ -362,6 +367,16 @@ class LeaseManager:
         lease = self._update(context, current, changes, specs, events)
         self.notify(context, 'update', lease)
         return lease
+
+    @staticmethod
+    def _kept_before_end(current: dict, old_end: datetime.datetime,
+                         end: datetime.datetime):
+        """The before-end time that keeps its distance to the end as the
+        end moves (as upstream), or None (the default) without one."""
+        for event in current.get('events') or []:
+            if event['event_type'] == EVENT.BEFORE_END_LEASE:
+                return end - (old_end - _as_datetime(event['time']))
+        return None
 
     def _changed_specs(self, current: dict, requested: list | None,
                        window_changed: bool, private_visible: bool) -> dict:
@@ -414,7 +429,10 @@ class LeaseManager:
                 plugin.update_detail(session, reservation_id, spec)
                 plugin.reallocate(context, session, reservation_id, spec,
                                   start, end)
-            lease_api.set_events(session, lease_id, events)
+            # A before-end event that has run runs again before the new
+            # end, as upstream re-arms it.
+            lease_api.set_events(session, lease_id, events,
+                                 rearm=(EVENT.BEFORE_END_LEASE,))
             return self._read(session, lease_id)
 
     # Delete

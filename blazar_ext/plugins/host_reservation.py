@@ -131,7 +131,7 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
         if out['min'] > out['max']:
             raise exceptions.Invalid(
                 reason='Invalid values for min/max of hosts. Max must be '
-                       'equal to or larger than min: physical:host '
+                       'equal to or larger than min. physical:host '
                        'reservation: min (%d) must not exceed max (%d)'
                        % (out['min'], out['max']))
         if out['before_end'] not in BEFORE_END_ACTIONS:

@@ -1,7 +1,8 @@
 """virtual:floatingip reservations: floating IPs registered without Neutron.
 
 Runs in the manager. Allocation methods run inside the manager's writer
-transaction and raise NotEnoughResources to roll it back.
+transaction and raise NotEnoughFloatingIPs (a NotEnoughResources, a 400
+as upstream's) to roll it back.
 """
 
 import datetime
@@ -122,12 +123,12 @@ class FloatingIPPlugin(base.DetailTableMixin, base.ResourcePlugin):
         addresses = {address for _id, address in rows}
         missing = sorted(set(spec['required_floatingips']) - addresses)
         if missing:
-            raise exceptions.NotEnoughResources(
+            raise exceptions.NotEnoughFloatingIPs(
                 reason='required floating IP(s) %s not registered on network '
                        '%s or not free for the whole lease'
                        % (', '.join(missing), spec['network_id']))
         if len(rows) < spec['amount']:
-            raise exceptions.NotEnoughResources(
+            raise exceptions.NotEnoughFloatingIPs(
                 reason='virtual:floatingip reservation needs %d floating '
                        'IP(s) on network %s free for the whole lease; only '
                        '%d found' % (spec['amount'], spec['network_id'],

@@ -9,6 +9,7 @@ from blazar_ext.policies import base
 from blazar_ext.policies import floatingips
 from blazar_ext.policies import leases
 from blazar_ext.policies import metadefs
+from blazar_ext.policies import metrics
 from blazar_ext.policies import oshosts
 from blazar_ext.policies import placement_aggregate
 from blazar_ext.policies import placement_allocation
@@ -40,6 +41,7 @@ MODULES = [
     leases,
     floatingips,
     properties,
+    metrics,
 ]
 
 

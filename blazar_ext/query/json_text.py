@@ -81,8 +81,8 @@ _templated(boolean, "json(CASE WHEN %s THEN 'true' ELSE 'false' END)",
 
 
 class timestamp(expression.FunctionElement):
-    """A naive datetime as 'YYYY-MM-DDTHH:MM:SS.ffffff' (what Python's
-    isoformat(timespec='microseconds') writes), NULL as NULL."""
+    """A naive datetime as 'YYYY-MM-DD HH:MM:SS.ffffff' (how Blazar shows
+    a row's created_at and updated_at), NULL as NULL."""
 
     type = sa.Text()
     name = 'json_timestamp'
@@ -90,8 +90,7 @@ class timestamp(expression.FunctionElement):
 
 
 # SQLAlchemy stores 'YYYY-MM-DD HH:MM:SS.ffffff' in SQLite.
-_templated(timestamp, "replace(%s, ' ', 'T')",
-           """to_char(%s, 'YYYY-MM-DD"T"HH24:MI:SS.US')""")
+_templated(timestamp, "%s", "to_char(%s, 'YYYY-MM-DD HH24:MI:SS.US')")
 
 
 @_for_mysql(timestamp)
@@ -100,7 +99,7 @@ def _timestamp_mysql(element, sql_compiler, **kw):
     # escaping.
     return 'DATE_FORMAT(%s, %s)' % (
         sql_compiler.process(element.clauses, **kw),
-        sql_compiler.process(sa.literal('%Y-%m-%dT%H:%i:%s.%f'), **kw))
+        sql_compiler.process(sa.literal('%Y-%m-%d %H:%i:%s.%f'), **kw))
 
 
 class merge(expression.FunctionElement):

@@ -14,6 +14,7 @@ only the caller knows which properties exist.
 import dataclasses
 import decimal
 import json
+import math
 import re
 from typing import Any
 
@@ -57,6 +58,16 @@ def is_number(text: str) -> bool:
     """Whether ``text`` is a number the language compares numerically."""
     return (len(text) <= MAX_NUMBER_LENGTH and
             _NUMBER.match(text) is not None)
+
+
+# What Python's float() (and so many scripts) read as NaN or an infinity.
+_NON_FINITE = re.compile(r'\s*[+-]?(nan|inf|infinity)\s*\Z', re.IGNORECASE)
+
+
+def spells_non_finite(text: str) -> bool:
+    """Whether ``text`` reads as NaN or an infinity ("nan", "-Inf",
+    "Infinity"): not a number here, yet a reader would take it for one."""
+    return _NON_FINITE.match(text) is not None
 
 
 def number_of(text: str) -> decimal.Decimal | None:
@@ -135,6 +146,21 @@ def _show(value) -> str:
     return text if len(text) <= 80 else text[:77] + '...'
 
 
+class _NotFinite(ValueError):
+    pass
+
+
+def _not_a_number(name: str):
+    raise _NotFinite('%s is not a JSON number' % name)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotFinite('%s is too large a number' % text[:40])
+    return value
+
+
 def parse(text_or_list, field: str = 'resource_properties'):
     """Parse an expression; None, '' and [] mean no filter (return None).
 
@@ -146,9 +172,13 @@ def parse(text_or_list, field: str = 'resource_properties'):
         if not text_or_list.strip():
             return None
         try:
-            expression = json.loads(text_or_list)
+            expression = json.loads(text_or_list,
+                                    parse_constant=_not_a_number,
+                                    parse_float=_finite_float)
         except RecursionError:
             raise _invalid(field, 'the expression is nested too deeply')
+        except _NotFinite as exc:
+            raise _invalid(field, '%s; use a finite number' % exc)
         except ValueError as exc:
             raise _invalid(field, 'not valid JSON (%s)' % exc)
     else:

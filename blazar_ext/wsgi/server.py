@@ -58,12 +58,17 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def serve(app_factory, host: str, port: int, workers: int = 1,
-          threads: int = 16, name: str = 'blazar-ext-api') -> None:
+          threads: int = 16, name: str = 'blazar-ext-api',
+          parent_ready=None) -> None:
     """Serve until SIGTERM/SIGINT; workers > 1 forks processes that share
-    one listening socket, each building its own app after the fork."""
+    one listening socket, each building its own app after the fork.
+    ``parent_ready()`` runs in the serving (or parent) process, after any
+    fork, before it waits."""
     options = dict(numthreads=threads, server_name=name,
                    request_queue_size=BACKLOG)
+    parent_ready = parent_ready or (lambda: None)
     if workers <= 1:
+        parent_ready()
         _serve_one(wsgi.Server((host, port),
                                blocks.in_blocks(app_factory()), **options),
                    threads, name)
@@ -82,6 +87,7 @@ def serve(app_factory, host: str, port: int, workers: int = 1,
                 os._exit(0)
         children.append(pid)
     listening.close()
+    parent_ready()
     LOG.info('%s: %d workers (pids %s) on one socket', name,
              workers, ', '.join(str(pid) for pid in children))
 

@@ -59,8 +59,9 @@ jobs the wall time of a short request is mostly waiting for a core, and
 the CPU time compares the work itself), with ratios upstream/blazar_ext.
 
 Figures, with the commands and the load they were taken under, are in
-the README ("Side by side with upstream Placement 16"); earlier rounds'
-are in git log -- tools/bench/placement.py README.md. Both servers hand
+doc/source/admin/performance.rst ("Side by side with upstream Placement
+16"); earlier rounds' are in git log -- tools/bench/placement.py
+README.md doc/source/admin/performance.rst. Both servers hand
 large bodies to cheroot in blocks (blazar_ext/wsgi/blocks.py), so the
 run compares the applications, not cheroot's copying of one large write.
 

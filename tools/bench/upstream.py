@@ -3,10 +3,9 @@
 
 Runs in upstream's own venv (tools/blazar/setup-venv.sh), started by
 tools/bench/side_by_side.py; it never edits upstream's files. Upstream
-runs in process: its v1 Flask app, its manager called directly where the
-API would call it over RPC (the result goes through JSON as over the
-wire), and small stand-ins for what needs Keystone and Nova (trusts, the
-reservation aggregates, the placement client, auth_token).
+runs in process, with the stand-ins of tools/blazar/upstream_server.py
+(its v1 Flask app, its manager called directly where the API would call
+it over RPC, and small stand-ins for Keystone, Nova and Neutron).
 
     python upstream.py seed --database URL --hosts N --per-host R --listed L
     python upstream.py worker --database URL
@@ -21,147 +20,27 @@ import contextlib
 import datetime
 import json
 import os
-import socketserver
-import subprocess
 import sys
-import tempfile
 import time
 import uuid
-from wsgiref import simple_server
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'blazar'))
 import seed  # noqa: E402
+import upstream_server  # noqa: E402
 
 FMT = '%Y-%m-%d %H:%M'
-# Upstream's manager looks up Keystone's URL in the caller's catalog.
-CATALOG = json.dumps([{'type': 'identity', 'name': 'keystone', 'endpoints': [
-    {'interface': interface, 'region': 'RegionOne',
-     'url': 'http://127.0.0.1:5000/v3'}
-    for interface in ('public', 'internal', 'admin')]}])
 ADMIN = {'X-User-Id': 'bench-admin', 'X-Project-Id': 'bench',
          'X-Roles': 'admin', 'X-Auth-Token': 'bench',
-         'X-Service-Catalog': CATALOG}
+         'X-Service-Catalog': upstream_server.CATALOG}
 LISTER = {'X-User-Id': 'lister', 'X-Project-Id': 'lister',
           'X-Roles': 'member,reader', 'X-Auth-Token': 'bench',
-          'X-Service-Catalog': CATALOG}
-
-
-def configure(database: str) -> str:
-    """Upstream's configuration for ``database``; the config file's path."""
-    from oslo_config import cfg
-    path = os.path.join(tempfile.mkdtemp(prefix='blazar-up-'), 'blazar.conf')
-    with open(path, 'w') as f:
-        f.write('[DEFAULT]\ntransport_url = fake:/\n'
-                '[database]\nconnection = %s\n'
-                '[manager]\nplugins = physical.host.plugin\n'
-                '[oslo_messaging_notifications]\ndriver = noop\n' % database)
-    # Every module that registers options, before they are parsed.
-    from blazar.api.v1 import app  # noqa: F401
-    from blazar import config  # noqa: F401
-    from blazar.manager import service  # noqa: F401
-    from blazar.plugins.oshosts import host_plugin  # noqa: F401
-    from blazar.utils.openstack import keystone  # noqa: F401
-    from oslo_log import log
-    log.register_options(cfg.CONF)
-    cfg.CONF([], project='blazar', default_config_files=[path])
-    # INFO, as a deployed blazar-api logs (its request log answers only
-    # then), to a file beside the configuration.
-    cfg.CONF.set_override('log_file', os.path.join(os.path.dirname(path),
-                                                   'blazar.log'))
-    log.setup(cfg.CONF, 'blazar')
-    return path
-
-
-def migrate(config_file: str, database: str) -> None:
-    """Upstream's schema: its own migrations, by its own command; on
-    SQLite (where they stop at an ALTER COLUMN) and PostgreSQL (where
-    revision 75a74e4539cb reflects ``leases`` through another connection,
-    which cannot see the tables its transaction has created yet) its
-    models' tables, as its own unit tests make them."""
-    if database.startswith(('sqlite', 'postgresql')):
-        from blazar.db.sqlalchemy import models
-        import sqlalchemy as sa
-        engine = sa.create_engine(database)
-        models.Lease.metadata.create_all(engine)
-        engine.dispose()
-        return
-    subprocess.run([os.path.join(os.path.dirname(sys.executable),
-                                 'blazar-db-manage'),
-                    '--config-file', config_file, 'upgrade', 'head'],
-                   check=True, stdout=subprocess.DEVNULL)
-
-
-# --- Stand-ins for Keystone and Nova ----------------------------------------
-
-class _Trust:
-    def __init__(self):
-        self.id = str(uuid.uuid4())
-
-
-class _Aggregate:
-    def __init__(self):
-        self.id = 1
-        self.name = 'bench'
-
-
-class _ReservationPool:
-    """Nova host aggregates: accepted and forgotten."""
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def create(self, name=None, az=None, metadata=None):
-        return _Aggregate()
-
-    def __getattr__(self, name):
-        return lambda *args, **kwargs: None
-
-
-class _PlacementClient:
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def __getattr__(self, name):
-        return lambda *args, **kwargs: None
-
-
-def install_stand_ins():
-    """Replace upstream's Keystone and Nova calls; returns the manager."""
-    from blazar import context
-    from blazar.manager import service as manager_service
-    from blazar.notification import notifier
-    from blazar.utils.openstack import nova
-    from blazar.utils.openstack import placement
-    from blazar.utils import service as service_utils
-    from blazar.utils import trusts
-    from keystonemiddleware import auth_token
-    from oslo_serialization import jsonutils
-
-    trusts.create_trust = _Trust
-    trusts.create_ctx_from_trust = lambda trust_id: context.current()
-    nova.ReservationPool = _ReservationPool
-    placement.BlazarPlacementClient = _PlacementClient
-    auth_token.filter_factory = lambda conf, **kw: (lambda app: app)
-    notifier.init()  # the noop driver: notifications go nowhere
-    manager = manager_service.ManagerService()
-
-    def call(self, name, **kwargs):
-        # As over RPC: the result crosses as JSON.
-        return jsonutils.loads(jsonutils.dumps(
-            getattr(manager, name)(**kwargs)))
-
-    def cast(self, name, **kwargs):
-        getattr(manager, name)(**kwargs)
-
-    service_utils.RPCClient.call = call
-    service_utils.RPCClient.cast = cast
-    service_utils.RPCClient.__init__ = lambda self, target: None
-    return manager
-
-
-def make_app():
-    from blazar.api.v1 import app as v1_app
-    return v1_app.make_app()
+          'X-Service-Catalog': upstream_server.CATALOG}
+configure = upstream_server.configure
+migrate = upstream_server.migrate
+install_stand_ins = upstream_server.install_stand_ins
+make_app = upstream_server.make_app
 
 
 # --- Seeding ----------------------------------------------------------------
@@ -304,28 +183,9 @@ def worker(args) -> None:
             answers.flush()
 
 
-class _ThreadingServer(socketserver.ThreadingMixIn,
-                       simple_server.WSGIServer):
-    daemon_threads = True
-    request_queue_size = 128
-
-
-class _QuietHandler(simple_server.WSGIRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 def serve(args) -> None:
-    """Upstream's v1 app in one threaded process, as its blazar-api runs
-    one process by default."""
-    configure(args.database)
-    install_stand_ins()
-    server = simple_server.make_server(
-        '127.0.0.1', args.port, make_app(), server_class=_ThreadingServer,
-        handler_class=_QuietHandler)
-    print('serving', flush=True)
-    with contextlib.suppress(KeyboardInterrupt):
-        server.serve_forever()
+    """Upstream's v1 app in one threaded process (upstream_server)."""
+    upstream_server.serve(args.database, args.port)
 
 
 def main() -> int:

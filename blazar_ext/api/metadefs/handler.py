@@ -18,6 +18,7 @@ import webob.dec
 import webob.exc
 
 from blazar_ext.api.middleware import auth
+from blazar_ext.api.middleware import metrics
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_base
 from blazar_ext.db.api import metadef_namespace as ns_api
@@ -87,6 +88,7 @@ class Router:
         if found is None:
             return error(404, 'No metadefs resource at %s.'
                          % (PREFIX + req.path_info))
+        metrics.set_route(req.environ, PREFIX + found[1].routepath)
         match = dict(found[0])
         target = match.pop('action')
         try:
@@ -135,7 +137,49 @@ def body(req: webob.Request, schema: dict):
     """The JSON body, validated against ``schema``."""
     data = validation.parse_json(req.body)
     validation.validate(schema, data)
+    _check_addressable(data, '')
     return data
+
+
+# Fields whose value names something a URL addresses, one path segment:
+# namespaces, objects, properties, tags, resource types.
+_NAME_FIELDS = ('namespace', 'name')
+# A property's values, free data rather than names.
+_FREE_VALUES = ('default', 'enum')
+
+
+def _check_addressable(data, where: str) -> None:
+    """Invalid where a name holds '/': stored, it could never be read,
+    changed or deleted again (no path segment holds a '/', %2F is
+    decoded before routing). Names are the ``namespace`` and ``name``
+    fields and the keys of ``properties`` maps, at any depth."""
+    pending = [(data, where)]
+    while pending:
+        node, where = pending.pop()
+        if isinstance(node, list):
+            pending.extend((item, '%s/%d' % (where, index))
+                           for index, item in enumerate(node))
+            continue
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            field = '%s/%s' % (where, key) if where else key
+            if (key in _NAME_FIELDS and isinstance(value, str)
+                    and '/' in value):
+                _refuse_slash(field, value)
+            if key == 'properties' and isinstance(value, dict):
+                for name in value:
+                    if '/' in name:
+                        _refuse_slash(field, name)
+            if key not in _FREE_VALUES:
+                pending.append((value, field))
+
+
+def _refuse_slash(field: str, name: str):
+    raise exceptions.Invalid(
+        reason="'%s': %s has a '/', which no URL path segment can hold, so "
+               "it could not be read or deleted again; choose a name "
+               "without '/'" % (field, exceptions.cut(repr(name), 80)))
 
 
 def target(namespace: dict) -> dict:

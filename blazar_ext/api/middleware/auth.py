@@ -1,5 +1,7 @@
 """Authentication: keystonemiddleware or noauth, then the request context."""
 
+import urllib.parse
+
 from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
@@ -52,6 +54,16 @@ def identity_from_token(token: str) -> tuple[str, str, str] | None:
             'admin' if user_id == 'admin' else TOKEN_ROLES)
 
 
+def token_text(header: str) -> str:
+    """The token a noauth X-Auth-Token header carries.
+
+    python-glanceclient percent-encodes the header (``alice%3Aproj-a``),
+    so it is decoded: the same token acts the same in all three API
+    families, whichever client sent it.
+    """
+    return urllib.parse.unquote(header) if '%' in header else header
+
+
 class NoAuth:
     """Trusts the identity headers, or the identity a token names.
 
@@ -74,7 +86,8 @@ class NoAuth:
                 charset='UTF-8', body=_error_body(
                     401, 'Unauthorized', 'The request you have made '
                     'requires authentication.'))(environ, start_response)
-        identity = identity_from_token(environ.get('HTTP_X_AUTH_TOKEN', ''))
+        identity = identity_from_token(
+            token_text(environ.get('HTTP_X_AUTH_TOKEN', '')))
         if identity and not environ.get('HTTP_X_ROLES'):
             user_id, project_id, environ['HTTP_X_ROLES'] = identity
             environ.setdefault('HTTP_X_USER_ID', user_id)

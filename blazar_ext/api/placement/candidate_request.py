@@ -10,11 +10,15 @@ suffixed one (1.25) must come from a single provider. Request-wide:
 import dataclasses
 import re
 
+from oslo_config import cfg
+
 from blazar_ext.api.placement import error_codes
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import query_params
 from blazar_ext.db.api.placement import candidate_trees
+
+CONF = cfg.CONF
 
 _KEY_1_25 = re.compile(r'^(resources|required|member_of|in_tree)'
                        r'([1-9][0-9]*)?$')
@@ -145,6 +149,18 @@ def _same_subtrees(req) -> list:
     return result
 
 
+def _check_group_count(count: int) -> None:
+    """Each group is a join in the candidates query: a request with
+    thousands of them would hold a worker for seconds."""
+    most = CONF.placement_api.max_request_groups
+    if count > most:
+        raise _bad('The request has %d request groups (resources, '
+                   'required, member_of or in_tree with distinct '
+                   'suffixes); at most %d are accepted '
+                   '([placement_api] max_request_groups).' % (count, most),
+                   error_codes.QUERYPARAM_BAD_VALUE)
+
+
 def parse(req, params: dict) -> CandidateRequest:
     """The request's groups and request-wide parameters, validated."""
     pattern = (_KEY_1_33 if microversion.at_least(req, '1.33')
@@ -155,6 +171,7 @@ def parse(req, params: dict) -> CandidateRequest:
         if match:
             by_suffix.setdefault(match.group(2) or '', set()).add(
                 match.group(1))
+    _check_group_count(len(by_suffix))
     groups = [_group(req, suffix, keys)
               for suffix, keys in sorted(by_suffix.items())]
     same_subtrees = _same_subtrees(req)

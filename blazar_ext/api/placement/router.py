@@ -6,6 +6,7 @@ is a 405 with an ``Allow`` header naming the ones that exist.
 
 import routes
 
+from blazar_ext.api.middleware import metrics
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement.handlers import aggregate
 from blazar_ext.api.placement.handlers import allocation
@@ -82,8 +83,9 @@ def make_mapper(table: dict = ROUTES) -> routes.Mapper:
 
 def match(mapper: routes.Mapper, req):
     """(handler, path variables) for the request; a 404 if none."""
-    result = mapper.match(req.path_info, environ=req.environ)
-    if result is None:
+    found = mapper.routematch(req.path_info, environ=req.environ)
+    if found is None:
         raise errors.HTTPError(404, 'The resource could not be found.')
-    result = dict(result)
+    metrics.set_route(req.environ, found[1].routepath)
+    result = dict(found[0])
     return result.pop('action'), result

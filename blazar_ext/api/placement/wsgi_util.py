@@ -74,12 +74,29 @@ def _first_error(data, schema: dict):
     return jsonschema.exceptions.best_match(cached[1].iter_errors(data))
 
 
+# What webob says of any 400. Placement's validation errors are webob
+# exceptions, whose JSON detail is this, a blank line, then the message
+# with each line break a space (webob strips the HTML of its page).
+BAD_REQUEST_EXPLANATION = ('The server could not comply with the request '
+                           'since it is either malformed or otherwise '
+                           'incorrect.')
+
+
+def schema_detail(message: str) -> str:
+    """``message`` (jsonschema's text, lines and all) in the detail
+    Placement's webob errors carry: explanation, blank line, the message
+    on one line, two closing spaces."""
+    flat = message.replace('\n', ' ').replace('\r', '')
+    return '%s\n\n %s  ' % (BAD_REQUEST_EXPLANATION, flat)
+
+
 def validate(data, schema: dict) -> None:
-    """400 with jsonschema's whole text, schema path included, as
-    Placement answers."""
+    """400 with jsonschema's whole text, schema path included, in the
+    detail Placement answers (schema_detail)."""
     error = _first_error(data, schema)
     if error is not None:
-        raise errors.HTTPError(400, 'JSON does not validate: %s' % error)
+        raise errors.HTTPError(
+            400, schema_detail('JSON does not validate: %s' % error))
 
 
 def query(req, schemas: dict) -> dict:
@@ -98,8 +115,8 @@ def query(req, schemas: dict) -> dict:
         return params
     error = _first_error(params, schema)
     if error is not None:
-        raise errors.HTTPError(
-            400, 'Invalid query string parameters: %s' % error)
+        raise errors.HTTPError(400, schema_detail(
+            'Invalid query string parameters: %s' % error))
     return params
 
 

@@ -4,6 +4,7 @@ import pecan
 
 from blazar_ext.api import hooks
 from blazar_ext.api.middleware import faults
+from blazar_ext.api.middleware import metrics
 from blazar_ext.api.v1 import errors
 from blazar_ext.api.v1 import hooks as v1_hooks
 from blazar_ext.api.v1 import root
@@ -13,6 +14,7 @@ def build() -> object:
     app = pecan.make_app(root.RootController(),
                          hooks=[v1_hooks.RequestHook(), hooks.ContextHook(),
                                 v1_hooks.ResourceIdHook(),
+                                metrics.RouteHook(),
                                 errors.ErrorHook()],
                          force_canonical=False,
                          guess_content_type_from_ext=False)

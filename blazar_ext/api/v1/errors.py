@@ -18,6 +18,10 @@ LOG = logging.getLogger(__name__)
 UNKNOWN_PATH = ('The requested URL was not found on the server. If you '
                 'entered the URL manually please check your spelling and '
                 'try again.')
+# And for a method a route does not take.
+METHOD_NOT_ALLOWED = 'The method is not allowed for the requested URL.'
+# Routing errors in upstream's (Flask's) shape: {"error", "error_message"}.
+_ROUTING = {404: UNKNOWN_PATH, 405: METHOD_NOT_ALLOWED}
 
 
 def render(status: int, title: str, message: str,
@@ -26,22 +30,56 @@ def render(status: int, title: str, message: str,
 
     ``error_name`` is the status number for a 4xx, as upstream's domain
     errors, and the title in capitals for a 5xx (INTERNAL_SERVER_ERROR).
-    A path nothing is routed to also carries upstream's ``"error": 404``
-    and its message.
+    A path nothing is routed to, or a method it does not take, also
+    carries upstream's ``"error": 404`` (or 405) and its message.
     """
     body = {'error_code': status, 'error_message': message,
             'error_name': (status if status < 500
                            else title.upper().replace(' ', '_'))}
-    # Routing 404s come with the generic message; a domain 404 names
+    # Routing errors come with the generic message; a domain 404 names
     # what is missing.
-    if status == 404 and message == faults.message_for(404):
-        body.update(error=404, error_message=UNKNOWN_PATH)
+    if status in _ROUTING and message == faults.message_for(status):
+        body.update(error=status, error_message=_ROUTING[status])
     return 'application/json', jsonutils.dump_as_bytes(body)
+
+
+# Upstream Blazar's messages for these errors (its clients' users and
+# scripts read them), from the error's arguments: they come first.
+_UPSTREAM_WORDS = {
+    exceptions.PolicyNotAuthorized:
+        "Policy doesn't allow %(action)s to be performed.",
+    exceptions.HostNotFound: "Object with {'host_id': '%(host)s'} not found",
+    exceptions.LeaseNotFound:
+        "Object with {'lease_id': '%(lease)s'} not found",
+    exceptions.FloatingIPNotFound:
+        "Object with {'floatingip_id': '%(floatingip)s'} not found",
+    exceptions.HostInUse: "Can't delete host %(host)s. The host is reserved.",
+    exceptions.FloatingIPInUse:
+        "Can't delete floating IP %(floatingip)s. Floating IP id "
+        "%(floatingip)s is allocated by reservations.",
+}
+
+
+def message_for(exc: exceptions.BlazarExtException) -> str:
+    """``exc``'s message, after upstream Blazar's words for it if they
+    differ (the same sentence is not said twice)."""
+    words = _UPSTREAM_WORDS.get(type(exc))
+    if words is None:
+        return exc.message
+    try:
+        # Values cut as in exc.message: a long id is not echoed whole.
+        words = words % {k: exceptions.cut(v) for k, v in exc.kwargs.items()}
+    except (KeyError, TypeError):  # raised with a message of its own
+        return exc.message
+    if type(exc) is exceptions.PolicyNotAuthorized:
+        return words
+    return exceptions.cut('%s: %s' % (words, exc.message),
+                          exceptions.MESSAGE_LIMIT)
 
 
 def response_for(exc: exceptions.BlazarExtException) -> webob.Response:
     title = webob.exc.status_map.get(exc.status, webob.exc.HTTPError).title
-    content_type, body = render(exc.status, title, exc.message)
+    content_type, body = render(exc.status, title, message_for(exc))
     return webob.Response(status=exc.status, body=body,
                           content_type=content_type, charset='UTF-8')
 

@@ -5,6 +5,7 @@ from pecan import rest
 
 from blazar_ext.api.v1 import allocations as v1_allocations
 from blazar_ext.api.v1 import calendar as v1_calendar
+from blazar_ext.api.v1 import leases as v1_leases
 from blazar_ext.api.v1.schemas import floatingip as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
@@ -42,12 +43,13 @@ class FloatingIPsController(rest.RestController):
         context = pecan.request.context
         policy.authorize(context, floatingip_policies.POST)
         values = validation.parse_json(pecan.request.body)
+        v1_leases.require(values, schema.CREATE['required'])
         validation.validate(schema.CREATE, values)
         created = manager_client.get_client().create_floatingip(
             context, values)
         pecan.response.status = 201
         return {'floatingip': views.floatingip(
-            fip_api.floatingip_get(context, created['id']))}
+            fip_api.floatingip_get(context, created['id']), iso=True)}
 
     @pecan.expose(content_type='application/json')
     def delete(self, floatingip_id):

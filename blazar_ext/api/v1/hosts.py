@@ -17,6 +17,7 @@ from blazar_ext.db.api import host as host_api
 from blazar_ext import exceptions
 from blazar_ext.policies import oshosts as oshosts_policies
 from blazar_ext import policy
+from blazar_ext.query import language
 from blazar_ext.rpc import manager_client
 
 
@@ -50,9 +51,9 @@ def _list_query(request) -> dict:
 
 
 def _check_names(values: dict, known: tuple) -> None:
-    """Upstream's limit on capability names, and plain refusals of host
-    columns that ``host set`` cannot change."""
-    for name in values:
+    """Upstream's limit on capability names, and capability values that
+    read as NaN or an infinity refused."""
+    for name, value in values.items():
         if name in known:
             continue
         if len(name) > schema.MAX_CAPABILITY_NAME:
@@ -60,6 +61,14 @@ def _check_names(values: dict, known: tuple) -> None:
                 reason='Extra capability key too long: %s is longer than %d '
                        'characters' % (exceptions.cut(name, 80),
                                        schema.MAX_CAPABILITY_NAME))
+        if isinstance(value, str) and language.spells_non_finite(value):
+            # Not a number to the property language, so it would compare
+            # as text ("inf" >= "4"): refused rather than matched by
+            # accident.
+            raise exceptions.Invalid(
+                reason="'%s': %r reads as NaN or an infinity, which is not a "
+                       'number a capability can hold; use a finite number '
+                       'or a word' % (exceptions.cut(name, 80), value))
 
 
 def _check_update(values: dict) -> None:

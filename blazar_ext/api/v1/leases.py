@@ -37,7 +37,7 @@ def _degraded_filter(value: str | None) -> bool | None:
     return value.lower() == 'true'
 
 
-def _require(values, names: list) -> None:
+def require(values, names: list) -> None:
     """Upstream Blazar's "Missing parameter" message, naming them all."""
     if not isinstance(values, dict):
         return
@@ -75,7 +75,7 @@ class LeasesController(rest.RestController):
         context = pecan.request.context
         policy.authorize(context, lease_policies.POST)
         values = validation.parse_json(pecan.request.body)
-        _require(values, schema.CREATE['required'])
+        require(values, schema.CREATE['required'])
         validation.validate(schema.CREATE, values)
         created = manager_client.get_client().create_lease(
             context, values, v1_hosts.show_private(context))

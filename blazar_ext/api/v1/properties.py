@@ -193,4 +193,4 @@ class HostPropertiesController(rest.RestController):
         record = capability_api.property_record(context, HOST_RESOURCE_TYPE,
                                                 name)
         return {'resource_property': dict(item, **views.resource_property(
-            record))}
+            record, iso=True))}

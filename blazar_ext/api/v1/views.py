@@ -12,8 +12,9 @@ HOST_COLUMNS = ('hypervisor_hostname', 'vcpus', 'cpu_info', 'hypervisor_type',
 
 
 def timestamp(value) -> str | None:
-    """Blazar's 'YYYY-MM-DD HH:MM:SS' style; accepts datetimes or strings
-    (datetimes cross RPC as ISO strings)."""
+    """A lease date or event time as Blazar's RPC writes it:
+    'YYYY-MM-DDTHH:MM:SS.ffffff'; accepts datetimes or strings (datetimes
+    cross RPC as ISO strings)."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -25,12 +26,21 @@ def timestamp(value) -> str | None:
     return value.strftime('%Y-%m-%dT%H:%M:%S.%f')
 
 
+def record_time(value) -> str | None:
+    """A row's created_at or updated_at as Blazar shows them:
+    'YYYY-MM-DD HH:MM:SS.ffffff'; datetimes or ISO strings."""
+    text = timestamp(value)
+    return text if text is None else text.replace('T', ' ', 1)
+
+
 def host(values: dict, show_private: bool) -> dict:
     """A host with its (visible) extra capabilities as top-level keys."""
     body = {name: values.get(name) for name in HOST_COLUMNS}
+    # Upstream shows '' for a host whose zone it does not know.
+    body['availability_zone'] = body['availability_zone'] or ''
     body['id'] = str(values['id'])
-    body['created_at'] = timestamp(values.get('created_at'))
-    body['updated_at'] = timestamp(values.get('updated_at'))
+    body['created_at'] = record_time(values.get('created_at'))
+    body['updated_at'] = record_time(values.get('updated_at'))
     for name, capability in sorted(values['capabilities'].items()):
         if show_private or not capability['private']:
             body.setdefault(name, capability['value'])
@@ -73,9 +83,13 @@ _RESERVATION_COLUMNS = ('id', 'lease_id', 'status', 'resource_id',
                         'resources_changed')
 
 
-def _stamps(body: dict, values: dict) -> dict:
-    body['created_at'] = timestamp(values.get('created_at'))
-    body['updated_at'] = timestamp(values.get('updated_at'))
+def _stamps(body: dict, values: dict, iso: bool = False) -> dict:
+    """``iso``: as upstream answers a write that returns the row as its
+    manager wrote it (a floating IP created, a property changed):
+    'YYYY-MM-DDTHH:MM:SS.ffffff'."""
+    shown = timestamp if iso else record_time
+    body['created_at'] = shown(values.get('created_at'))
+    body['updated_at'] = shown(values.get('updated_at'))
     return body
 
 
@@ -117,19 +131,20 @@ def leases(values: list) -> list:
     return [lease(one, plugins) for one in values]
 
 
-def resource_property(values: dict) -> dict:
-    """Upstream Blazar's resource_property row."""
+def resource_property(values: dict, iso: bool = False) -> dict:
+    """Upstream Blazar's resource_property row; ``iso`` as _stamps()."""
     body = {name: values[name] for name in (
         'resource_type', 'property_name', 'private')}
     body['id'] = str(values['id'])
-    return _stamps(body, values)
+    return _stamps(body, values, iso)
 
 
-def floatingip(values: dict) -> dict:
+def floatingip(values: dict, iso: bool = False) -> dict:
+    """A floating IP; ``iso`` as _stamps()."""
     body = {name: values.get(name) for name in (
         'id', 'floating_network_id', 'floating_ip_address', 'subnet_id',
         'reservable')}
-    return _stamps(body, values)
+    return _stamps(body, values, iso)
 
 
 def _allocated(reservations: list) -> list:

@@ -99,6 +99,8 @@ PAGE_SIZE = 1000
 # How host_pages() shows a column in a host's JSON.
 _BOOLEAN_COLUMNS = frozenset(['reservable', 'disabled'])
 _TIME_COLUMNS = frozenset(['created_at', 'updated_at'])
+# Text columns shown as '' when unknown, as upstream Blazar shows them.
+_TEXT_COLUMNS = frozenset(['availability_zone'])
 
 
 def host_pages(context, include_private: bool, marker=None,
@@ -154,6 +156,8 @@ def _host_json_query(include_private: bool, wanted, columns) -> sa.Select:
             value = json_text.boolean(value)
         elif name in _TIME_COLUMNS:
             value = json_text.timestamp(value)
+        elif name in _TEXT_COLUMNS:
+            value = sa.func.coalesce(value, '')
         members += [sa.literal(name), value]
     body = json_text.json_object(*members)
     if wanted is None or wanted:

@@ -158,8 +158,10 @@ def lease_set(session, lease_id: str, values: dict) -> None:
             .execution_options(synchronize_session=False))
 
 
-def set_events(session, lease_id: str, events: list) -> None:
-    """Replace the lease's UNDONE events of the given types.
+def set_events(session, lease_id: str, events: list,
+               rearm: tuple = ()) -> None:
+    """Replace the lease's UNDONE events of the given types; a DONE event
+    of a type in ``rearm`` moved to another time is UNDONE again.
 
     The rows are locked: an event a manager has claimed cannot be moved
     (Conflict), and a manager cannot claim one being moved (event_claim
@@ -178,6 +180,11 @@ def set_events(session, lease_id: str, events: list) -> None:
                                      status=states.Event.UNDONE, **event))
         elif existing.status == states.Event.UNDONE:
             existing.time = event['time']
+        elif (existing.status == states.Event.DONE and
+                event['event_type'] in rearm and
+                existing.time != event['time']):
+            existing.time = event['time']
+            existing.status = states.Event.UNDONE
         elif (existing.status == states.Event.IN_PROGRESS and
                 existing.time != event['time']):
             raise exceptions.Conflict(

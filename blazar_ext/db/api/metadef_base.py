@@ -36,7 +36,10 @@ def check_unprotected(row: models.MetadefNamespace, what: str) -> None:
 
 
 def associations_of(session, namespace_ids) -> dict:
-    """{namespace_id: [association dicts]} in one query."""
+    """{namespace_id: [association dicts]} in one query, each namespace's
+    in the order they were made: Glance reads them unsorted, which on its
+    databases is the order of their rows (ties of created_at, which MySQL
+    keeps to the second, by the resource type's age)."""
     result = {nid: [] for nid in namespace_ids}
     if not namespace_ids:
         return result
@@ -46,7 +49,7 @@ def associations_of(session, namespace_ids) -> dict:
         .join(models.MetadefResourceType,
               models.MetadefResourceType.id == assoc.resource_type_id)
         .where(assoc.namespace_id.in_(namespace_ids))
-        .order_by(models.MetadefResourceType.name))
+        .order_by(assoc.created_at, assoc.resource_type_id))
     for row, name in rows:
         result[row.namespace_id].append(association_dict(row, name))
     return result

@@ -35,10 +35,8 @@ def _to_dict(row) -> dict:
            'properties': base.load_json(row.json_schema) or {}}
     if row.description is not None:
         out['description'] = row.description
-    # Glance echoes an empty list that was given; no list, no key.
-    required = base.load_json(row.required)
-    if required is not None:
-        out['required'] = required
+    # Glance stores no list and an empty one alike, and shows both as [].
+    out['required'] = base.load_json(row.required) or []
     return out
 
 

@@ -26,10 +26,11 @@ def _to_dict(row) -> dict:
 
 
 def resource_type_list(context) -> list:
-    """Every resource type, by name."""
+    """Every resource type, oldest first: Glance reads them unsorted, in
+    the order of their rows."""
     with db_session.reader.using(context) as session:
         rows = session.scalars(sa.select(models.MetadefResourceType)
-                               .order_by(models.MetadefResourceType.name))
+                               .order_by(models.MetadefResourceType.id))
         return [_to_dict(r) for r in rows]
 
 

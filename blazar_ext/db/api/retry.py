@@ -10,18 +10,35 @@ way.
 import functools
 
 from oslo_db import api as oslo_db_api
+from oslo_db import exception as db_exc
 
 from blazar_ext.db import session as db_session
+from blazar_ext import metrics
 
 
 def policy(exception_checker=lambda exc: False):
     """oslo.db's retry as this service's writers use it: on deadlock and
     on what ``exception_checker`` accepts, ten times, 50 ms apart growing
-    to half a second."""
-    return oslo_db_api.wrap_db_retry(
+    to half a second. Each rollback is counted (blazar_ext_db_retries)."""
+    retry = oslo_db_api.wrap_db_retry(
         max_retries=10, retry_on_deadlock=True, retry_interval=0.05,
         max_retry_interval=0.5, inc_retry_interval=True,
         exception_checker=exception_checker)
+
+    def decorate(func):
+        @functools.wraps(func)
+        def counted(*args, **kwargs):
+            try:
+                return func(*args, **kwargs)
+            except db_exc.DBDeadlock:
+                metrics.count_db_retry('deadlock')
+                raise
+            except Exception as exc:
+                if exception_checker(exc):
+                    metrics.count_db_retry(type(exc).__name__)
+                raise
+        return retry(counted)
+    return decorate
 
 
 def on_deadlock(func):

@@ -1,15 +1,24 @@
-"""The routes of the three API families, and a valid body for each write,
-shared by the fuzzer (test_fuzz) and the private-capability scan
-(test_private_scan). Path parameters in bodies are '{name}' strings that
-``filled`` replaces with seeded ids."""
+"""The routes of the three API families and a valid body for each write,
+shared by the fuzzer (test_fuzz), the private-capability scan
+(test_private_scan) and the bad-body and HEAD checks (test_bad_bodies),
+with the latter's seeded resources and error-shape reader (as the
+fuzzer's, here since no test module may import another). Path parameters in
+bodies are '{name}' strings that ``filled`` replaces with seeded ids."""
 
 import datetime
+import re
 import uuid
 
+from oslo_utils import importutils
 from oslo_utils import timeutils
+from pecan import rest
+from pecan import util as pecan_util
 
 from blazar_ext.api.metadefs import app as metadefs_app
 from blazar_ext.api.placement import router as placement_router
+from blazar_ext.api.v1 import properties as v1_properties
+from blazar_ext.api.v1 import root as v1_root
+from blazar_ext.plugins import loader
 
 RP_UUID = '11111111-1111-4111-8111-111111111111'
 RP2_UUID = '22222222-2222-4222-8222-222222222222'
@@ -65,6 +74,61 @@ def metadefs_routes() -> list:
     return [(route.method, '/v2' + route.pattern)
             for route in metadefs_app.build().routes] + [
         ('GET', '/versions')]
+
+
+# RestController methods: (name, HTTP method, takes the item's id).
+_REST_METHODS = (('get_all', 'GET', False), ('post', 'POST', False),
+                 ('get_one', 'GET', True), ('put', 'PUT', True),
+                 ('patch', 'PATCH', True), ('delete', 'DELETE', True))
+
+
+def _rest_routes(controller, path: str) -> list:
+    """The routes a Pecan RestController serves at ``path``, its
+    sub-controllers included; an item's id is named after the handler's
+    argument ({lease_id}, {host_id}, {name})."""
+    routes = []
+    for name, method, one in _REST_METHODS:
+        handler = getattr(controller, name, None)
+        if handler is None or not getattr(handler, 'exposed', False):
+            continue
+        args = pecan_util.getargspec(handler).args[1:]
+        routes.append((method, '%s/{%s}' % (path, args[0]) if one else path))
+    for name in dir(type(controller)):
+        child = getattr(controller, name, None)
+        if not isinstance(child, rest.RestController):
+            continue
+        get_all = getattr(child, 'get_all', None)
+        args = (pecan_util.getargspec(get_all).args[1:]
+                if get_all is not None else [])
+        # get_all(self, host_id): the child hangs under an item
+        # (/v1/os-hosts/{host_id}/allocation).
+        base = ('%s/{%s}/%s' % (path, args[0], name) if args
+                else '%s/%s' % (path, name))
+        routes += _rest_routes(child, base)
+    return routes
+
+
+def v1_routes() -> list:
+    """Every (method, path) of the reservation API, read from its Pecan
+    controllers and the enabled plugins' routes (needs configuration)."""
+    routes = [('GET', '/'), ('GET', '/v1')]
+    for name in dir(v1_root.V1Controller):
+        child = getattr(v1_root.V1Controller, name)
+        if isinstance(child, rest.RestController):
+            routes += _rest_routes(child, '/v1/' + name)
+    for segment, path in sorted(loader.get().routes().items()):
+        controller = importutils.import_class(path.replace(':', '.'))()
+        routes += _rest_routes(controller, '/v1/' + segment)
+    # V1Controller._lookup: /v1/{resource_type}/properties.
+    routes += _rest_routes(v1_properties.PropertiesController('x'),
+                           '/v1/{resource_type}/properties')
+    return sorted(set(routes))
+
+
+def template_key(template: str) -> str:
+    """A path template with its parameter names dropped, to compare
+    templates derived from different tables."""
+    return re.sub(r'\{\w+\}', '{}', template)
 
 
 # Order within a family: reads, then writes, then deletes, so the seeded
@@ -190,3 +254,105 @@ def filled(node, ids: dict):
     if isinstance(node, str) and node[1:-1] in ids and node[0] == '{':
         return ids[node[1:-1]][0]
     return node
+
+
+# --- seeded resources and the families' error shapes ----------------------
+
+def seed(request) -> dict:
+    """Real resources in every family, made through ``request`` (an
+    APIFixture's request); {path parameter: [ids]} for the routes."""
+    def ok(method, path, body=None, expect=(200, 201, 204), **kwargs):
+        resp = request(method, path, body, **kwargs)
+        if resp.status not in expect:
+            raise AssertionError('%s %s: %s %s' % (
+                method, path, resp.status, resp.text))
+        return resp.json() if resp.body else None
+
+    host = ok('POST', '/v1/os-hosts', {
+        'name': 'h1', 'vcpus': 8, 'memory_mb': 8192, 'local_gb': 100,
+        'rack': 'r1', 'gpu': 'true', 'cores': '8'})['host']
+    ok('POST', '/v1/os-hosts', {'name': 'h2', 'rack': 'r2'})
+    fip = ok('POST', '/v1/floatingips', {
+        'floating_network_id': 'net-1',
+        'floating_ip_address': '10.0.0.1'})['floatingip']
+    lease = ok('POST', '/v1/leases', {
+        'name': 'l1', 'start_date': date(60), 'end_date': date(120),
+        'events': [], 'reservations': [
+            {'resource_type': 'physical:host', 'min': 1, 'max': 1,
+             'hypervisor_properties': '',
+             'resource_properties': '["==", "$rack", "r1"]'}]})['lease']
+    mv = {'OpenStack-API-Version': 'placement latest'}
+    ok('POST', '/placement/resource_providers',
+       {'name': 'rp1', 'uuid': RP_UUID}, headers=mv)
+    ok('POST', '/placement/resource_providers',
+       {'name': 'rp2', 'uuid': RP2_UUID, 'parent_provider_uuid': RP_UUID},
+       headers=mv)
+    ok('PUT', '/placement/resource_classes/CUSTOM_FUZZ', headers=mv,
+       expect=(201, 204))
+    ok('PUT', '/placement/traits/CUSTOM_FUZZ', headers=mv,
+       expect=(201, 204))
+    ok('PUT', '/placement/resource_providers/%s/inventories' % RP_UUID,
+       {'resource_provider_generation': 0,
+        'inventories': {'VCPU': {'total': 8}, 'CUSTOM_FUZZ': {'total': 4}}},
+       headers=mv)
+    ok('PUT', '/placement/resource_providers/%s/traits' % RP_UUID,
+       {'resource_provider_generation': 1, 'traits': ['CUSTOM_FUZZ']},
+       headers=mv)
+    ok('PUT', '/placement/allocations/%s' % CONSUMER, {
+        'allocations': {RP_UUID: {'resources': {'VCPU': 2}}},
+        'project_id': 'p', 'user_id': 'u', 'consumer_generation': None,
+        'consumer_type': 'INSTANCE'}, headers=mv)
+    ok('POST', '/v2/metadefs/namespaces', {
+        'namespace': 'FuzzNS', 'visibility': 'public',
+        'properties': {'p1': {'title': 'P1', 'type': 'string'}},
+        'objects': [{'name': 'o1', 'properties': {
+            'q': {'title': 'Q', 'type': 'integer'}}}],
+        'tags': [{'name': 't1'}],
+        'resource_type_associations': [{'name': 'physical:host'}]})
+    return {
+        'lease_id': [lease['id']],
+        'host_id': [host['id'], 'h1'],
+        'floatingip_id': [fip['id']],
+        'property': ['rack', 'gpu', 'cores'],
+        'resource_type': ['physical:host', 'virtual:floatingip',
+                          'os-hosts'],
+        'uuid': [RP_UUID, RP2_UUID],
+        'resource_class': ['VCPU', 'CUSTOM_FUZZ', 'DISK_GB'],
+        'name': ['CUSTOM_FUZZ', 'VCPU', 'HW_CPU_X86_AVX', 'p1', 'o1',
+                 't1', 'physical:host', 'namespace', 'properties',
+                 'object', 'tags'],
+        'consumer_uuid': [CONSUMER, lease['id']],
+        'namespace': ['FuzzNS'],
+        'reservation_id': [lease['reservations'][0]['id']],
+    }
+
+
+def family(path: str) -> str:
+    """'v1', 'placement' or 'metadefs': the API family of a path."""
+    if path == '/placement' or path.startswith('/placement/'):
+        return 'placement'
+    if path.startswith('/v2') or path.startswith('/versions'):
+        return 'metadefs'
+    return 'v1'
+
+
+def error_message(family_name: str, body) -> str | None:
+    """The message of an error body in the family's shape, else None."""
+    if not isinstance(body, dict):
+        return None
+    if family_name == 'v1':
+        if (isinstance(body.get('error_code'), int)
+                and isinstance(body.get('error_name'), (str, int))):
+            return body.get('error_message') or None
+        return None
+    if family_name == 'placement':
+        errors = body.get('errors')
+        if not isinstance(errors, list) or not errors or not all(
+                isinstance(e, dict) and isinstance(e.get('status'), int)
+                and e.get('title') for e in errors):
+            return None
+        return errors[0].get('detail') or None
+    error = body.get('error')
+    if isinstance(error, dict) and isinstance(error.get('code'), int):
+        return error.get('message') or None
+    return None

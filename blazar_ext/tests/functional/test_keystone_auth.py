@@ -14,6 +14,7 @@ import datetime
 import json
 import os
 import subprocess
+import time
 import uuid
 
 import fixtures
@@ -21,6 +22,7 @@ from oslo_utils import timeutils
 import requests
 import testtools
 
+from blazar_ext import policy
 from blazar_ext.tests.functional.enforcement import fixtures as efixtures
 from blazar_ext.tests.functional import keystone as ks
 from blazar_ext.tests.functional import services
@@ -187,6 +189,11 @@ class KeystoneAuthTest(testtools.TestCase):
 
         api.write_policy('"blazar:oshosts:get": "role:member"\n'
                          '"blazar:leases:post": "role:admin"\n')
+        # The running server looks at its policy files once a second.
+        deadline = time.monotonic() + 5 * policy.RELOAD_CHECK_SECONDS
+        while api.request('GET', '/v1/os-hosts', self.alice).status_code \
+                == 403 and time.monotonic() < deadline:
+            time.sleep(0.1)
         hosts = self.assertStatus(200, api.request(
             'GET', '/v1/os-hosts', self.alice)).json()['hosts']
         self.assertEqual(1, len(hosts))

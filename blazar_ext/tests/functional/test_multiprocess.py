@@ -10,6 +10,7 @@ does not answer (tools/test-setup.sh creates the database user).
 
 from concurrent import futures
 import json
+import socket
 import time
 
 import fixtures
@@ -289,11 +290,16 @@ class TestMultiProcessFailures(_MultiProcessTests, base.BaseTestCase):
         self._request('GET', '/v1/os-hosts/%s' % host['id'])
 
     def test_unreachable_broker_is_503(self):
-        # A port nothing listens on: the broker is down for this API.
-        _, endpoint = self.deployment.start_api(
-            'api-no-broker',
-            '[DEFAULT]\ntransport_url = rabbit://guest:guest@127.0.0.1:%d/\n'
-            '[manager]\nrpc_timeout = 3\n' % services.free_port())
+        # The API checks at start that its broker's port answers (see
+        # test_startup_checks); a listener stands in for it until the API
+        # serves, then the port answers no more: the broker went down.
+        broker = socket.create_server(('127.0.0.1', 0))
+        with broker:
+            _, endpoint = self.deployment.start_api(
+                'api-no-broker',
+                '[DEFAULT]\ntransport_url = '
+                'rabbit://guest:guest@127.0.0.1:%d/\n'
+                '[manager]\nrpc_timeout = 3\n' % broker.getsockname()[1])
         started = time.monotonic()
         resp = self._request('POST', '/v1/os-hosts', {'name': 'f-host'},
                              expected=503, url=endpoint)

@@ -37,6 +37,12 @@ class TestIdentityFromToken(testtools.TestCase):
         for token in ('', 'alice', ':proj-a', 'alice:'):
             self.assertIsNone(auth.identity_from_token(token), token)
 
+    def test_percent_encoded_token(self):
+        # python-glanceclient quotes the header.
+        self.assertEqual('alice:proj-a', auth.token_text('alice%3Aproj-a'))
+        self.assertEqual('alice:proj-a', auth.token_text('alice%3aproj-a'))
+        self.assertEqual('admin', auth.token_text('admin'))
+
 
 class TestUserProjectToken(base.APITestCase):
 
@@ -78,6 +84,29 @@ class TestUserProjectToken(base.APITestCase):
         resp = self.request('POST', '/v2/metadefs/namespaces',
                             {'namespace': 'mine'}, token='alice:proj-a')
         self.assertEqual(403, resp.status, resp.text)
+
+    def test_percent_encoded_token_in_every_family(self):
+        # As python-glanceclient sends --os-token alice:proj-a.
+        token = 'alice%3Aproj-a'
+        self.assertEqual(201, self.request(
+            'POST', '/v2/metadefs/namespaces',
+            {'namespace': 'priv', 'visibility': 'private'},
+            token='admin').status)
+        resp = self.request('GET', '/v2/metadefs/namespaces', token=token)
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual([], resp.json()['namespaces'])
+        resp = self.request('GET', '/placement/usages?project_id=proj-a',
+                            headers=PLACEMENT, token=token)
+        self.assertEqual(200, resp.status, resp.text)
+        resp = self.request('GET', '/placement/usages?project_id=proj-b',
+                            headers=PLACEMENT, token=token)
+        self.assertEqual(403, resp.status, resp.text)
+        self.add_host()
+        resp = self._lease(token)
+        self.assertEqual(201, resp.status, resp.text)
+        self.assertEqual(('alice', 'proj-a'),
+                         (resp.json()['lease']['user_id'],
+                          resp.json()['lease']['project_id']))
 
     def test_headers_win_over_the_token(self):
         headers = blazar_fixtures.user_headers(project='proj-b', user='bob')
@@ -193,4 +222,4 @@ class TestNonAdminCLI(base.APITestCase):
         proc = self.openstack('alice:proj-a', 'host', 'create', 'node-2',
                               ok=False)
         self.assertNotEqual(0, proc.returncode)
-        self.assertIn('Policy does not allow', proc.stderr)
+        self.assertIn("Policy doesn't allow", proc.stderr)

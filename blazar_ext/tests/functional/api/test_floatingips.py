@@ -27,7 +27,12 @@ class TestFloatingIPs(base.LeaseTestCase):
         self.assertEqual('172.24.4.10', fip['floating_ip_address'])
         self.assertTrue(fip['reservable'])
         resp = self.request('GET', '/v1/floatingips/%s' % fip['id'])
-        self.assertEqual(fip, resp.json()['floatingip'])
+        shown = resp.json()['floatingip']
+        # As upstream: ISO times in the registration's answer only.
+        self.assertEqual(fip['created_at'],
+                         shown['created_at'].replace(' ', 'T'))
+        fip['created_at'] = shown['created_at']
+        self.assertEqual(fip, shown)
         self.assertEqual([fip], self.request(
             'GET', '/v1/floatingips').json()['floatingips'])
         self.assertEqual(204, self.request(
@@ -65,14 +70,17 @@ class TestFloatingIPs(base.LeaseTestCase):
         self.assertEqual(NET, reservation['network_id'])
         self.assertEqual(2, reservation['amount'])
         self.assertEqual(['172.24.4.12'], reservation['required_floatingips'])
-        # One left on the network; the required one is taken.
-        self.create(name='b', reservations=[fip_reservation(
-            required_floatingips=['172.24.4.12'])], expect=409)
+        # One left on the network; the required one is taken. As
+        # upstream: a 400, "Not enough floating IPs available".
+        refused = self.create(name='b', reservations=[fip_reservation(
+            required_floatingips=['172.24.4.12'])], expect=400)
+        self.assertIn('Not enough floating IPs available',
+                      refused['error_message'])
         self.create(name='c', reservations=[fip_reservation(amount=2)],
-                    expect=409)
+                    expect=400)
         self.create(name='d', reservations=[fip_reservation(amount=1)])
         self.create(name='e', reservations=[fip_reservation(amount=1)],
-                    expect=409)
+                    expect=400)
 
     def test_allocations_routes(self):
         busy = self.add_fip('172.24.4.10')
@@ -126,7 +134,9 @@ class TestFloatingIPs(base.LeaseTestCase):
         self.assertEqual(200, resp.status, resp.text)
         resp = self.request('PUT', '/v1/leases/%s' % lease['id'], {
             'reservations': [{'id': fip_res['id'], 'amount': 3}]})
-        self.assertEqual(409, resp.status, resp.text)
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('Not enough floating IPs available',
+                      resp.json()['error_message'])
         self.run_events(minutes=30)
         self.assertEqual('TERMINATED', self.show(lease['id'])['status'])
 

@@ -121,7 +121,10 @@ class TestLeaseUpdate(base.LeaseTestCase):
         self.run_events()
         resp = self.request('PUT', '/v1/leases/%s' % lease['id'],
                             {'start_date': _date(10)})
-        self.assertEqual(409, resp.status, resp.text)
+        # As upstream: a 400 in its words.
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('Cannot modify the start date of already started '
+                      'leases', resp.json()['error_message'])
         # Its end can.
         self.put(lease['id'], {'end_date': _date(90)})
 
@@ -318,3 +321,63 @@ class TestEnforcementSeam(base.LeaseTestCase):
 # The same on MariaDB/MySQL and PostgreSQL (skipped without them).
 TestLeaseUpdateMySQL, TestLeaseUpdatePostgreSQL = (
     backends.on_each_backend(TestLeaseUpdate))
+
+
+class TestBeforeEndFollowsTheEnd(base.LeaseTestCase):
+    """As upstream: extending a lease moves its before-end event with the
+    end, at the same distance, and re-arms it if it has run."""
+
+    def before_end(self, lease_id: str) -> dict:
+        [event] = [e for e in self.show(lease_id)['events']
+                   if e['event_type'] == 'before_end_lease']
+        return event
+
+    def put(self, lease_id, body):
+        resp = self.request('PUT', '/v1/leases/%s' % lease_id, body)
+        self.assertEqual(200, resp.status, resp.text)
+        return resp.json()['lease']
+
+    def test_extending_an_active_lease_runs_before_end_again(self):
+        self.add_host('h1')
+        # Its before-end (an hour before the end) falls at its start.
+        lease = self.create(start='now', end=30)
+        ran = self.run_events()
+        self.assertIn(('before_end_lease', lease['id'], 'DONE'), ran)
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+        before = self.before_end(lease['id'])
+        self.assertEqual('DONE', before['status'])
+        distance = (datetime.datetime.fromisoformat(
+            self.show(lease['id'])['end_date']) -
+            datetime.datetime.fromisoformat(before['time']))
+        self.put(lease['id'], {'end_date': _date(180)})
+        rearmed = self.before_end(lease['id'])
+        self.assertEqual('UNDONE', rearmed['status'])
+        self.assertEqual(
+            datetime.datetime.strptime(_date(180), base.FMT) - distance,
+            datetime.datetime.fromisoformat(rearmed['time']))
+        # Not due yet; at its new time the manager runs it once more.
+        self.assertNotIn('before_end_lease',
+                         [e[0] for e in self.run_events()])
+        ran = self.run_events(minutes=160)
+        self.assertIn(('before_end_lease', lease['id'], 'DONE'), ran)
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+
+    def test_an_explicit_before_end_keeps_its_distance(self):
+        self.add_host('h1')
+        lease = self.create(start=60, end=120, before_end_date=_date(100))
+        self.assertEqual(_date(100), self.before_end(lease['id'])['time'][
+            :16].replace('T', ' '))
+        self.put(lease['id'], {'end_date': _date(200)})
+        self.assertEqual(_date(180), self.before_end(lease['id'])['time'][
+            :16].replace('T', ' '))
+        # Given again, it is where it is given.
+        self.put(lease['id'], {'before_end_date': _date(150)})
+        self.assertEqual(_date(150), self.before_end(lease['id'])['time'][
+            :16].replace('T', ' '))
+
+    def test_a_rename_leaves_a_run_before_end_alone(self):
+        self.add_host('h1')
+        lease = self.create(start='now', end=30)
+        self.run_events()
+        self.put(lease['id'], {'name': 'renamed'})
+        self.assertEqual('DONE', self.before_end(lease['id'])['status'])

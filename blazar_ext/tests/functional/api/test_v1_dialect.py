@@ -1,8 +1,19 @@
 """Where blazar_ext's v1 answers as upstream Blazar 18 does: error names,
-unknown paths, the version document, validation messages."""
+unknown paths, the version document, validation messages, formats.
+(test_upstream_differential compares with upstream itself.)"""
+
+import datetime
+import re
+
+from oslo_utils import timeutils
 
 from blazar_ext.api.v1 import errors
 from blazar_ext.tests import base
+from blazar_ext.tests import fixtures
+
+# Upstream's created_at / updated_at, and its lease dates and event times.
+RECORD_TIME = re.compile(r'^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$')
+ISO_TIME = re.compile(r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$')
 
 
 class TestErrorShape(base.LeaseTestCase):
@@ -11,7 +22,9 @@ class TestErrorShape(base.LeaseTestCase):
         resp = self.request('GET', '/v1/leases/nope')
         self.assertEqual(404, resp.status)
         self.assertEqual({'error_code': 404, 'error_name': 404,
-                          'error_message': 'Lease nope could not be found.'},
+                          'error_message': "Object with {'lease_id': 'nope'} "
+                                           "not found: Lease nope could not "
+                                           "be found."},
                          resp.json())
         resp = self.request('POST', '/v1/os-hosts', {'name': 'h1', 'x': []})
         self.assertEqual(400, resp.status, resp.text)
@@ -19,6 +32,60 @@ class TestErrorShape(base.LeaseTestCase):
         resp = self.request('DELETE', '/v1/leases')
         self.assertEqual(405, resp.status, resp.text)
         self.assertEqual(405, resp.json()['error_name'])
+
+    def test_methods_not_allowed_answer_as_upstream(self):
+        for method, path in (('DELETE', '/v1/leases'),
+                             ('PUT', '/v1/os-hosts'),
+                             ('PATCH', '/v1/leases/x'), ('POST', '/')):
+            resp = self.request(method, path, {})
+            self.assertEqual(405, resp.status, (method, path))
+            body = resp.json()
+            # Flask's shape and words, and ours beside them.
+            self.assertEqual(405, body['error'], (method, path))
+            self.assertEqual('The method is not allowed for the requested '
+                             'URL.', body['error_message'])
+            self.assertEqual((405, 405), (body['error_code'],
+                                          body['error_name']))
+
+    def test_domain_errors_start_with_upstreams_words(self):
+        for path, words in (
+                ('/v1/leases/nope',
+                 "Object with {'lease_id': 'nope'} not found: Lease nope "
+                 "could not be found."),
+                ('/v1/os-hosts/nope',
+                 "Object with {'host_id': 'nope'} not found: Host nope "
+                 "could not be found."),
+                ('/v1/floatingips/nope',
+                 "Object with {'floatingip_id': 'nope'} not found: "
+                 "Floating IP nope could not be found.")):
+            resp = self.request('GET', path)
+            self.assertEqual(404, resp.status, path)
+            self.assertEqual(words, resp.json()['error_message'])
+        resp = self.request('GET', '/v1/os-hosts',
+                            headers=fixtures.user_headers())
+        self.assertEqual(403, resp.status, resp.text)
+        self.assertEqual("Policy doesn't allow blazar:oshosts:get to be "
+                         "performed.", resp.json()['error_message'])
+
+    def test_in_use_errors_start_with_upstreams_words(self):
+        host = self.add_host('h1')
+        self.create()
+        resp = self.request('DELETE', '/v1/os-hosts/%s' % host['id'])
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertTrue(resp.json()['error_message'].startswith(
+            "Can't delete host %s. The host is reserved." % host['id']))
+        resp = self.request('POST', '/v1/floatingips', {
+            'floating_network_id': 'net-1',
+            'floating_ip_address': '172.24.4.10'})
+        fip = resp.json()['floatingip']
+        self.create(name='fip', reservations=[{
+            'resource_type': 'virtual:floatingip', 'network_id': 'net-1',
+            'amount': 1}])
+        resp = self.request('DELETE', '/v1/floatingips/%s' % fip['id'])
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertTrue(resp.json()['error_message'].startswith(
+            "Can't delete floating IP %s. Floating IP id %s is allocated by "
+            "reservations." % (fip['id'], fip['id'])))
 
     def test_unknown_paths_answer_as_upstream(self):
         for path in ('/v1/nothing', '/v1/leases/x/y', '/v1/leases//',
@@ -120,6 +187,56 @@ class TestLeaseValidation(base.LeaseTestCase):
         self.assertIn('is an invalid date', message)
         message = self.refused(self.body(start_date='2' * 100000))
         self.assertIn("'start_date' is longer than 64 characters", message)
+
+
+class TestFormats(base.LeaseTestCase):
+    """Times and defaults as upstream writes them."""
+
+    def test_record_times_and_lease_dates(self):
+        host = self.add_host('h1')
+        self.assertRegex(host['created_at'], RECORD_TIME)
+        self.assertRegex(host['updated_at'], RECORD_TIME)
+        [listed] = self.request('GET', '/v1/os-hosts').json()['hosts']
+        self.assertRegex(listed['created_at'], RECORD_TIME)
+        lease = self.show(self.create()['id'])
+        for item in [lease] + lease['reservations'] + lease['events']:
+            self.assertRegex(item['created_at'], RECORD_TIME)
+        self.assertRegex(lease['start_date'], ISO_TIME)
+        self.assertRegex(lease['events'][0]['time'], ISO_TIME)
+        # Upstream answers a floating IP's registration with the row as
+        # its manager wrote it: ISO times there only.
+        fip = self.request('POST', '/v1/floatingips', {
+            'floating_network_id': 'net-1',
+            'floating_ip_address': '172.24.4.10'}).json()['floatingip']
+        self.assertRegex(fip['created_at'], ISO_TIME)
+        shown = self.request('GET', '/v1/floatingips/%s' % fip['id']).json()
+        self.assertRegex(shown['floatingip']['created_at'], RECORD_TIME)
+
+    def test_a_lease_started_now_starts_at_the_minute(self):
+        self.add_host('h1')
+        before = timeutils.utcnow().replace(second=0, microsecond=0)
+        lease = self.create(start='now', end=60)
+        after = timeutils.utcnow().replace(second=0, microsecond=0)
+        start = datetime.datetime.fromisoformat(lease['start_date'])
+        self.assertIn(start, (before, after))
+        [start_event] = [e for e in lease['events']
+                         if e['event_type'] == 'start_lease']
+        self.assertEqual(lease['start_date'], start_event['time'])
+
+    def test_an_unknown_zone_is_empty(self):
+        host = self.add_host('h1')
+        self.assertEqual('', host['availability_zone'])
+        [listed] = self.request('GET', '/v1/os-hosts').json()['hosts']
+        self.assertEqual('', listed['availability_zone'])
+        zoned = self.add_host('h2', availability_zone='az1')
+        self.assertEqual('az1', zoned['availability_zone'])
+
+    def test_floating_ip_missing_parameter(self):
+        resp = self.request('POST', '/v1/floatingips',
+                            {'floating_network_id': 'net-1'})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('Missing parameter floating_ip_address',
+                      resp.json()['error_message'])
 
 
 class TestHostValidation(base.LeaseTestCase):

@@ -51,7 +51,7 @@ class TestDefinitions(base.DBTestCase):
         out = self.useFixture(fixtures.TempDir()).path
         script = os.path.join(os.path.dirname(sys.executable),
                               'blazar-ext-manage')
-        for argv in (['load'], ['export', out], ['unload']):
+        for argv in (['load'], ['export', out], ['unload', '--all']):
             proc = subprocess.run(
                 [script, '--config-file', config, 'metadefs'] + argv,
                 capture_output=True, text=True, timeout=60)
@@ -156,7 +156,7 @@ class TestDefinitions(base.DBTestCase):
                           {'name': 'OS::Blazar::Instance'}],
                          data['resource_type_associations'])
 
-        self.assertEqual(0, self._manage('metadefs', 'unload'))
+        self.assertEqual(0, self._manage('metadefs', 'unload', '--all'))
         self.assertEqual([], ns_api.namespace_list(self.ctx))
 
         # The export loads back to the same definitions.
@@ -167,6 +167,41 @@ class TestDefinitions(base.DBTestCase):
                                          HOST_NS))
         self.assertRaises(exceptions.NotFound, ns_api.namespace_get,
                           self.ctx, HOST_NS)
+
+    def test_unload_needs_namespace_or_all(self):
+        """A bare unload deletes nothing: the whole catalog goes only
+        with --all."""
+        self.assertEqual(0, self._manage('metadefs', 'load'))
+        before = ns_api.namespace_list(self.ctx)
+        stderr = self.useFixture(fixtures.StringStream('stderr')).stream
+        self.useFixture(fixtures.MonkeyPatch('sys.stderr', stderr))
+        self.assertEqual(2, self._manage('metadefs', 'unload'))
+        self.assertEqual(2, self._manage('metadefs', 'unload', '--all',
+                                         '--namespace', HOST_NS))
+        self.assertEqual(before, ns_api.namespace_list(self.ctx))
+        stderr.seek(0)
+        self.assertIn('give --namespace NAME (repeatable) or --all',
+                      stderr.read())
+
+    def test_unload_subprocess_refuses_without_all(self):
+        """The console script: one line, exit 2, catalog untouched."""
+        self.assertEqual(0, self._manage('metadefs', 'load'))
+        config = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                              'blazar-ext.conf')
+        with open(config, 'w') as f:
+            f.write('[database]\nconnection = %s\n' % self.db.url)
+        script = os.path.join(os.path.dirname(sys.executable),
+                              'blazar-ext-manage')
+        proc = subprocess.run(
+            [script, '--config-file', config, 'metadefs', 'unload'],
+            capture_output=True, text=True, timeout=60)
+        self.assertEqual(2, proc.returncode)
+        self.assertEqual(
+            ['metadefs unload: give --namespace NAME (repeatable) or --all '
+             '(not both); nothing was unloaded.'],
+            proc.stderr.splitlines())
+        self.assertIn(HOST_NS, [n['namespace']
+                                for n in ns_api.namespace_list(self.ctx)])
 
     def test_load_overwrite_replaces(self):
         path = self.useFixture(fixtures.TempDir()).path

@@ -45,11 +45,11 @@ class TestGlanceClient(testtools.TestCase):
         self.home = self.useFixture(fixtures.TempDir()).path
 
     def glance(self, *args: str, ok: bool = True,
-               version: bool = True) -> str:
+               version: bool = True, token: str = 'admin') -> str:
         # --os-image-api-version 2 skips the CLI's GET /versions.
         cmd = [GLANCE] + (['--os-image-api-version', '2'] if version else [])
         cmd += ['--os-image-url', 'http://127.0.0.1:%d' % self.port,
-                '--os-auth-token', 'admin'] + list(args)
+                '--os-auth-token', token] + list(args)
         proc = subprocess.run(cmd, capture_output=True, text=True,
                               timeout=60,
                               env=dict(os.environ, HOME=self.home))
@@ -76,6 +76,18 @@ class TestGlanceClient(testtools.TestCase):
         err = self.glance('md-namespace-show', 'hosts', ok=False)
         self.assertIn('Metadata definition namespace hosts was not found',
                       err)
+
+    def test_user_project_token(self):
+        # glanceclient sends the token percent-encoded (alice%3Aproj-a);
+        # under noauth it acts as alice in proj-a, as from other clients.
+        self.glance('md-namespace-create', 'pub', '--visibility', 'public')
+        self.glance('md-namespace-create', 'priv')
+        out = self.glance('md-namespace-list', token='alice:proj-a')
+        self.assertIn('pub', out)
+        self.assertNotIn('priv', out)
+        err = self.glance('md-namespace-create', 'mine', ok=False,
+                          token='alice:proj-a')
+        self.assertIn('Policy does not allow add_metadef_namespace', err)
 
     def test_properties_objects_and_associations(self):
         self.glance('md-namespace-create', 'hw')

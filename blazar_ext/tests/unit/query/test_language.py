@@ -86,6 +86,14 @@ class TestParse(testtools.TestCase):
         self.assertInvalid('["==", "$a"', 'not valid JSON')
         self.assertInvalid('{not json', 'not valid JSON')
 
+    def test_non_finite_numbers(self):
+        for literal in ('NaN', 'Infinity', '-Infinity'):
+            self.assertInvalid('[">=", "$a", %s]' % literal,
+                               '%s is not a JSON number; use a finite '
+                               'number' % literal)
+        self.assertInvalid('[">=", "$a", 1e999]',
+                           '1e999 is too large a number')
+
     def test_field_is_named(self):
         self.assertInvalid('nope', 'not valid JSON',
                            field='hypervisor_properties')
@@ -193,6 +201,13 @@ class TestNumbers(testtools.TestCase):
                      '1e3', ' 1', '1 ', 'nan', 'inf', '0x10', '1_000',
                      '\u0663', '1' * (language.MAX_NUMBER_LENGTH + 1)):
             self.assertFalse(language.is_number(text), text)
+
+    def test_non_finite_spellings(self):
+        for text in ('nan', 'NaN', 'inf', '-Inf', '+infinity', ' INF ',
+                     'Infinity'):
+            self.assertTrue(language.spells_non_finite(text), text)
+        for text in ('', 'infinite', 'nano', 'info', 'in f', 'nan1', '1'):
+            self.assertFalse(language.spells_non_finite(text), text)
 
 
 class TestOperators(testtools.TestCase):

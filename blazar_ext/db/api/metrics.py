@@ -1,0 +1,96 @@
+"""The service's state as Prometheus reports it: counts by status and type,
+resources reserved now, overdue events. Read at scrape time, so any
+process scraped tells the same (see blazar_ext.metrics)."""
+
+import datetime
+
+import sqlalchemy as sa
+
+from blazar_ext.db.models import floatingip as fip_models
+from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import lease as models
+from blazar_ext.db import session as db_session
+from blazar_ext import states
+
+HOST_TYPE = 'physical:host'
+FLOATINGIP_TYPE = 'virtual:floatingip'
+# A reservation in these holds nothing (any more).
+_RELEASED = (states.Reservation.DELETED, states.Reservation.ERROR)
+
+
+def _reserved_now(session, allocations, resource_column, now) -> int:
+    """Distinct resources an allocation holds at ``now``."""
+    reservations = models.Reservation.__table__
+    query = (sa.select(sa.func.count(sa.distinct(resource_column)))
+             .select_from(allocations.join(
+                 reservations,
+                 reservations.c.id == allocations.c.reservation_id))
+             .where(allocations.c.start_date <= now,
+                    allocations.c.end_date > now,
+                    reservations.c.status.notin_(_RELEASED)))
+    return session.execute(query).scalar() or 0
+
+
+def state(context, now: datetime.datetime | None = None) -> dict:
+    """Counts for the state gauges, in one reader transaction.
+
+    Returns {'leases': {status: n}, 'degraded_leases': n,
+    'reservations': {(resource_type, status): n},
+    'missing_resources': n, 'reservable': {type: n},
+    'reserved': {type: n}, 'overdue_events': n,
+    'oldest_overdue_event': datetime or None}.
+    """
+    now = now or datetime.datetime.utcnow()
+    leases = models.Lease.__table__
+    reservations = models.Reservation.__table__
+    events = models.Event.__table__
+    hosts = host_models.ComputeHost.__table__
+    fips = fip_models.FloatingIP.__table__
+    host_allocations = models.ComputeHostAllocation.__table__
+    fip_allocations = fip_models.FloatingIPAllocation.__table__
+    with db_session.reader.using(context) as session:
+        by_status = dict(session.execute(
+            sa.select(leases.c.status, sa.func.count())
+            .group_by(leases.c.status)).all())
+        degraded = session.execute(
+            sa.select(sa.func.count()).select_from(leases)
+            .where(leases.c.degraded.is_(sa.true()))).scalar()
+        by_type = {(rtype, status): count for rtype, status, count in
+                   session.execute(
+                       sa.select(reservations.c.resource_type,
+                                 reservations.c.status, sa.func.count())
+                       .group_by(reservations.c.resource_type,
+                                 reservations.c.status)).all()}
+        missing = session.execute(
+            sa.select(sa.func.count()).select_from(reservations)
+            .where(reservations.c.missing_resources.is_(sa.true()),
+                   reservations.c.status.notin_(_RELEASED))).scalar()
+        reservable = {
+            HOST_TYPE: session.execute(
+                sa.select(sa.func.count()).select_from(hosts)
+                .where(hosts.c.reservable.is_(sa.true()),
+                       hosts.c.disabled.is_(sa.false()))).scalar(),
+            FLOATINGIP_TYPE: session.execute(
+                sa.select(sa.func.count()).select_from(fips)
+                .where(fips.c.reservable.is_(sa.true()))).scalar(),
+        }
+        reserved = {
+            HOST_TYPE: _reserved_now(session, host_allocations,
+                                     host_allocations.c.compute_host_id,
+                                     now),
+            FLOATINGIP_TYPE: _reserved_now(session, fip_allocations,
+                                           fip_allocations.c.floatingip_id,
+                                           now),
+        }
+        overdue, oldest = session.execute(
+            sa.select(sa.func.count(), sa.func.min(events.c.time))
+            .where(events.c.status == states.Event.UNDONE,
+                   events.c.time <= now)).one()
+    return {'leases': {status or 'UNKNOWN': count
+                       for status, count in by_status.items()},
+            'degraded_leases': degraded or 0,
+            'reservations': by_type,
+            'missing_resources': missing or 0,
+            'reservable': reservable, 'reserved': reserved,
+            'overdue_events': overdue or 0,
+            'oldest_overdue_event': oldest}
