@@ -6,15 +6,18 @@ import collections
 from concurrent import futures
 import datetime
 import logging
+import os
 import random
+import shutil
 import signal
 import socket
+import tempfile
 import threading
 from unittest import mock
 
 import fixtures
 import kombu.exceptions
-from oslo_db import exception as db_exc
+from oslo_db.sqlalchemy import engines
 from oslo_db.sqlalchemy import provision
 from oslo_db.sqlalchemy import test_fixtures
 from oslotest import base
@@ -23,6 +26,7 @@ import sqlalchemy as sa
 
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import lease as lease_api
+from blazar_ext.db import migration
 from blazar_ext.db import models  # noqa: F401 (registers every table)
 from blazar_ext.db.models import base as models_base
 from blazar_ext.db import session as db_session
@@ -32,6 +36,7 @@ from blazar_ext.plugins import loader
 from blazar_ext import rpc
 from blazar_ext.rpc import manager_client
 from blazar_ext.tests import base as blazar_base
+from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional.enforcement import fixtures as efixtures
 from blazar_ext.tests.functional import services
 from blazar_ext.tests.unit.enforcement import base as enforcement_base
@@ -154,7 +159,10 @@ class TestEnforcementServiceTrickling(
 class TestBrokerGoneMidCall(blazar_base.TestCase):
     """A broker stopped under load (tools/chaos/rabbitmq_outage.py): once
     [api] rpc_retry is spent the rabbit driver raises kombu's
-    OperationalError, which must reach the client as a 503, not a 500."""
+    OperationalError, which must reach the client as a 503, not a 500.
+    Mocked: a broker stopped between calls (TestBrokerStopped) gives
+    MessageDeliveryFailure instead, and the moment inside a call cannot be
+    hit on purpose."""
 
     def test_kombu_error_is_service_unavailable(self):
         rpc.init(self.conf)
@@ -171,38 +179,105 @@ class TestBrokerGoneMidCall(blazar_base.TestCase):
         self.assertIn('OperationalError', str(exc))
 
 
-class TestDatabaseDown(blazar_base.APITestCase):
-    """The database stopped or crashed (tools/chaos/database_restart.py):
-    reads in the API and writes in the manager fail with oslo.db's
-    DBConnectionError, which must reach the client as a 503 with a JSON
-    message (try again), not a 500."""
+class TestBrokerStopped(blazar_base.DBTestCase):
+    """The real thing: API and manager over a RabbitMQ node of the test's
+    own (tools/chaos/chaoslib.py's PrivateRabbitMQ, never the shared one
+    on 5672). Stopped, a host registration (an RPC call) is a 503 naming
+    the manager unreachable and registers nothing; started again, the
+    same call goes through over the reconnected transport."""
 
-    def _down(self, *args, **kwargs):
-        raise db_exc.DBConnectionError(
-            Exception("(2003, \"Can't connect to MySQL server\")"))
+    def setUp(self):
+        super().setUp()
+        for reason in (services.rabbitmq_unavailable(),
+                       None if shutil.which('rabbitmq-server')
+                       else 'rabbitmq-server is not installed'):
+            if reason:
+                self.skipTest(reason)
+        self.useFixture(fixtures.Timeout(240, gentle=True))
+        chaoslib = blazar_fixtures.tool_module('chaos/chaoslib')
+        # The node runs as the rabbitmq user: it must reach its directory
+        # inside oslotest's private per-test temporary directory.
+        os.chmod(tempfile.gettempdir(), 0o711)
+        self.broker = self.useFixture(chaoslib.PrivateRabbitMQ())
+        self.conf.set_override('transport_url', self.broker.url)
+        self.conf.set_override('rpc_timeout', 5, group='manager')
+        self.conf.set_override('rpc_retry', 1, group='api')
+        self.useFixture(blazar_fixtures.ManagerFixture())
+        self.api = self.useFixture(blazar_fixtures.APIFixture())
 
-    def test_read_is_503(self):
+    def register(self, name: str):
+        return self.api.request('POST', '/v1/os-hosts', {'name': name})
+
+    def test_stopped_broker_is_503_then_recovers(self):
+        self.assertEqual(201, self.register('before').status)
+        self.broker.stop_app()
+        resp = self.register('during')
+        self.assertEqual(503, resp.status, resp.text)
+        self.assertIn('the manager cannot be reached',
+                      resp.json()['error_message'])
+        self.broker.start_app()
+        # The transport reconnects on its own; the first calls after the
+        # start may still be refused while it does.
+        services.wait_for(lambda: self.register('after').status == 201,
+                          120, 'a registration once the broker is back')
+        names = sorted(h['hypervisor_hostname'] for h in self.api.request(
+            'GET', '/v1/os-hosts').json()['hosts'])
+        self.assertEqual(['after', 'before'], names)
+
+
+class TestDatabaseStopped(blazar_base.TestCase):
+    """The real thing: API and manager on a mariadbd of the test's own
+    (tools/chaos/chaoslib.py's PrivateMariaDB, never the shared one on
+    3306). Stopped, a read in the API and a write in the manager are 503s
+    saying to try again; started again, both go through."""
+
+    def setUp(self):
+        super().setUp()
+        for program in ('mariadbd', 'mariadb-install-db'):
+            if not shutil.which(program):
+                self.skipTest('%s is not installed' % program)
+        self.useFixture(fixtures.Timeout(300, gentle=True))
+        chaoslib = blazar_fixtures.tool_module('chaos/chaoslib')
+        # mariadbd runs as the mysql user: it must reach its directory
+        # inside oslotest's private per-test temporary directory.
+        os.chmod(tempfile.gettempdir(), 0o711)
+        self.database = self.useFixture(chaoslib.PrivateMariaDB())
+        engine = engines.create_engine(self.database.url)
+        self.addCleanup(engine.dispose)
+        migration.upgrade('head', engine)
+        self.conf.set_override('connection', self.database.url,
+                               group='database')
+        self.addCleanup(db_session.context_manager.patch_engine(engine))
+        self.useFixture(blazar_fixtures.ManagerFixture())
+        self.api = self.useFixture(blazar_fixtures.APIFixture())
+
+    def test_stopped_database_is_503_then_recovers(self):
         log = self.useFixture(fixtures.FakeLogger(
             name='blazar_ext.api.middleware.faults', level=logging.WARNING))
-        with mock.patch.object(lease_api, 'lease_list', self._down):
-            resp = self.request('GET', '/v1/leases')
-        self.assertEqual(503, resp.status, resp.text)
-        self.assertIn('try again', resp.json()['error_message'])
+        self.assertEqual(200, self.api.request('GET', '/v1/leases').status)
+        self.database.stop()
+        read = self.api.request('GET', '/v1/leases')
+        self.assertEqual(503, read.status, read.text)
+        self.assertIn('try again', read.json()['error_message'])
         # Expected during a restart: one line per request, no traceback.
         self.assertIn('Database unreachable for GET /v1/leases', log.output)
         self.assertNotIn('Traceback', log.output)
-
-    def test_write_in_the_manager_is_503(self):
-        with mock.patch.object(lease_api, 'lease_insert', self._down):
-            resp = self.request('POST', '/v1/leases', {
-                'name': 'l1', 'start_date': '2030-01-01 00:00',
-                'end_date': '2030-01-01 01:00', 'events': [],
-                'reservations': [{'resource_type': 'physical:host',
-                                  'min': 1, 'max': 1,
-                                  'hypervisor_properties': '',
-                                  'resource_properties': ''}]})
-        self.assertEqual(503, resp.status, resp.text)
-        self.assertIn('try again', resp.json()['error_message'])
+        write = self.api.request('POST', '/v1/os-hosts', {'name': 'during'})
+        self.assertEqual(503, write.status, write.text)
+        self.assertIn('try again', write.json()['error_message'])
+        self.database.start()
+        # Pooled connections to the stopped server are found dead and
+        # replaced; the first requests after the start may still fail.
+        services.wait_for(
+            lambda: self.api.request('GET', '/v1/leases').status == 200,
+            120, 'a read once the database is back')
+        services.wait_for(
+            lambda: self.api.request('POST', '/v1/os-hosts',
+                                     {'name': 'after'}).status == 201,
+            120, 'a write once the database is back')
+        names = [h['hypervisor_hostname'] for h in self.api.request(
+            'GET', '/v1/os-hosts').json()['hosts']]
+        self.assertEqual(['after'], names)
 
 
 ADMIN = {'X-Auth-Token': 'admin'}

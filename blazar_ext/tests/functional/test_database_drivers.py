@@ -127,7 +127,7 @@ class TestRequire(testtools.TestCase):
     def test_installed_or_unknown_urls_pass(self):
         for url in ('sqlite://', 'sqlite:////tmp/x.sqlite', 'nonsense',
                     'nosuchdialect://x/y'):
-            drivers.require(url)
+            self.assertIsNone(drivers.require(url), url)
 
     def test_missing_driver_names_the_option_and_the_extra(self):
         exc = self.assertRaises(drivers.MissingDriver, drivers.require,

@@ -12,7 +12,6 @@ import contextlib
 import datetime
 import re
 import threading
-import time
 
 import fixtures
 from oslo_utils import timeutils
@@ -26,6 +25,7 @@ from blazar_ext.db.api import host_service
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.tests import base as blazar_base
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import contention
 from blazar_ext.tests.functional import health_servers
 from blazar_ext.tests.functional import services
 
@@ -161,6 +161,43 @@ class _TwoManagers:
         return {a['resource_id']: a for a in self.request(
             'GET', '/v1/os-hosts/allocations')['allocations']}
 
+    def runs_after(self, engine, since: datetime.datetime,
+                   exclude: str) -> dict:
+        """{manager host: [start of each health run seen]}, for runs that
+        started after ``since``, once each manager has two.
+
+        A manager's runs follow one another (check, then sweep), so a
+        second run means its first, sweep included, is over. One manager
+        may claim every due host each time, so the test frees one healthy
+        host now and then, for whichever manager runs next.
+        """
+        computehosts = sa.table(
+            'computehosts', sa.column('hypervisor_hostname'),
+            sa.column('health_checked_at'), sa.column('health_checker'))
+        after = since.replace(microsecond=0)  # claims are whole seconds
+        seen = collections.defaultdict(set)
+
+        def observe():
+            with engine.begin() as conn:
+                for checker, at in conn.execute(sa.select(
+                        computehosts.c.health_checker,
+                        computehosts.c.health_checked_at)):
+                    if checker and at is not None and at > after:
+                        seen[checker.split(':')[0]].add(at)
+                free = conn.execute(
+                    sa.select(computehosts.c.hypervisor_hostname)
+                    .where(computehosts.c.hypervisor_hostname != exclude,
+                           computehosts.c.health_checked_at.is_not(None))
+                    .order_by(computehosts.c.health_checked_at)
+                    .limit(1)).scalar()
+                conn.execute(computehosts.update().where(
+                    computehosts.c.hypervisor_hostname == free)
+                    .values(health_checked_at=None))
+            return (len(seen) >= 2 and
+                    all(len(starts) >= 2 for starts in seen.values()))
+        contention.wait_until(observe, timeout=60, interval=0.3)
+        return {host: sorted(starts) for host, starts in seen.items()}
+
     def test_one_heal_per_reservation_and_no_double_booking(self):
         for i in range(6):
             self.nova.add('c%d' % i)
@@ -193,8 +230,14 @@ class _TwoManagers:
         self.assertFalse(shown['reservable'])
         self.assertEqual('nova: compute service down',
                          shown['reservable_reason'])
-        # Both managers have swept at least once more.
-        time.sleep(3)
+        engine = sa.create_engine(self.deployment.database.url,
+                                  poolclass=sa.pool.NullPool)
+        self.addCleanup(engine.dispose)
+        # Both managers have swept at least once more, with the work done.
+        runs = self.runs_after(engine, timeutils.utcnow(), exclude=name)
+        self.assertEqual(['manager-1', 'manager-2'], sorted(runs))
+        self.assertEqual({True}, {len(starts) >= 2
+                                  for starts in runs.values()}, runs)
         heals = collections.Counter()
         for manager in self.deployment.managers:
             heals.update(HEALED.findall(manager.log()))
@@ -202,9 +245,6 @@ class _TwoManagers:
                            for lease in leases}
         self.assertEqual(reservation_ids, set(heals))
         self.assertEqual({1}, set(heals.values()), heals)
-        engine = sa.create_engine(self.deployment.database.url,
-                                  poolclass=sa.pool.NullPool)
-        self.addCleanup(engine.dispose)
         self.assertEqual([], overlapping(host_allocations(engine)))
         for lease in leases:
             shown = self.request('GET', '/v1/leases/%s' % lease['id'])[

@@ -1,8 +1,34 @@
 """[manager] rpc_version pins the manager RPC API during a rolling
-upgrade: calls the pin allows go through, newer ones are a 503 saying so."""
+upgrade: calls the pin allows go through, newer ones are a 503 saying so.
+Each message's version is read where it leaves for the transport's driver
+(the fake:// driver here; the rabbit driver gets the same dict)."""
 
+import fixtures
+
+from blazar_ext import rpc
 from blazar_ext.rpc import manager_client
 from blazar_ext.tests import base
+
+
+class WireFixture(fixtures.Fixture):
+    """Records (method, version, argument names) of every RPC message the
+    transport's driver is given to send."""
+
+    def _setUp(self):
+        self.sent = []
+        driver = rpc.get_transport()._driver
+        send = driver.send
+
+        def recording_send(target, ctxt, message, *args, **kwargs):
+            self.sent.append((message['method'], message.get('version'),
+                              sorted(message['args'])))
+            return send(target, ctxt, message, *args, **kwargs)
+        self.useFixture(fixtures.MockPatchObject(driver, 'send',
+                                                 recording_send))
+
+    def versions(self, method: str) -> list:
+        return [version for name, version, _args in self.sent
+                if name == method]
 
 
 class TestRPCVersionPin(base.LeaseTestCase):
@@ -12,9 +38,11 @@ class TestRPCVersionPin(base.LeaseTestCase):
         self.conf.set_override('rpc_version', '1.0', group='manager')
         manager_client.reset_client()
         self.addCleanup(manager_client.reset_client)
+        self.wire = self.useFixture(WireFixture())
 
     def test_calls_within_the_pin_go_through(self):
         self.add_host('h1')
+        self.assertEqual(['1.0'], self.wire.versions('create_host'))
 
     def test_newer_calls_are_503_naming_the_pin(self):
         self.add_host('h1')
@@ -26,18 +54,29 @@ class TestRPCVersionPin(base.LeaseTestCase):
         self.assertIn('rpc_version', resp.json()['error_message'])
         self.assertEqual([], self.request('GET', '/v1/leases').json()[
             'leases'])
+        # Refused before anything was sent.
+        self.assertEqual([], self.wire.versions('create_lease'))
 
     def test_unpinned_speaks_the_current_version(self):
         self.conf.clear_override('rpc_version', group='manager')
         manager_client.reset_client()
         self.add_host('h1')
         self.create()
+        self.assertEqual([manager_client.RPC_API_VERSION],
+                         self.wire.versions('create_lease'))
+        [args] = [a for name, _v, a in self.wire.sent
+                  if name == 'create_lease']
+        self.assertIn('private_visible', args)
 
     def test_leases_fall_back_to_1_1_without_private_visible(self):
         self.conf.set_override('rpc_version', '1.1', group='manager')
         manager_client.reset_client()
         self.add_host('h1')
         self.create()
+        self.assertEqual(['1.1'], self.wire.versions('create_lease'))
+        [args] = [a for name, _v, a in self.wire.sent
+                  if name == 'create_lease']
+        self.assertNotIn('private_visible', args)
 
     def test_property_update_is_a_manager_call(self):
         self.add_host('h1', rack='r1')

@@ -166,7 +166,7 @@ class TestLeaseCreate(base.LeaseTestCase):
                 ([host_reservation(min=0)], min_host + '0'),
                 ([host_reservation(min=3, max=2)],
                  'Invalid values for min/max of hosts. Max must be equal to '
-                 'or larger than min: physical:host reservation: min (3) '
+                 'or larger than min. physical:host reservation: min (3) '
                  'must not exceed max (2)'),
                 ([host_reservation(min='x')], min_host + "'x'"),
                 ([host_reservation(resource_properties='[')],

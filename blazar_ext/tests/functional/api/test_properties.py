@@ -158,8 +158,9 @@ class TestPropertiesAPI(PropertiesTestCase):
             resp = self.request(method, HOST_PROPS + '/gpu',
                                 {'private': True})
             self.assertEqual(405, resp.status, method)
-            self.assertEqual('The method is not allowed for this resource.',
-                             resp.json()['error_message'])
+            self.assertEqual(
+                'The method is not allowed for the requested URL.',
+                resp.json()['error_message'])
         resp = self.request('GET', HOST_PROPS + '/gpu/extra')
         self.assertEqual(404, resp.status)
 

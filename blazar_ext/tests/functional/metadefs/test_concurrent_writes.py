@@ -5,7 +5,6 @@ Before, on MariaDB some POST .../tags died as deadlock victims (500).
 """
 
 import threading
-import time
 
 import sqlalchemy as sa
 
@@ -17,6 +16,7 @@ from blazar_ext.tests import base
 from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional import backends
 from blazar_ext.tests.functional import concurrent
+from blazar_ext.tests.functional import contention
 
 THREADS = 8
 ROUNDS = 4
@@ -72,6 +72,16 @@ class TestConcurrentWrites(base.DBTestCase):
             "INSERT INTO metadef_resource_types (name, protected, "
             "created_at) VALUES ('OS::Race::Type', :false, :now)"),
             {'false': False, 'now': '2026-11-24 00:00:00'})
+        inserts = contention.StatementWatch(
+            self.db.engine, 'INSERT INTO metadef_resource_types')
+        self.addCleanup(inserts.remove)
+        # On SQLite every writer first takes the database's write lock
+        # (db/session.py), so there it waits before its lookup instead.
+        write_lock = contention.StatementWatch(
+            self.db.engine, 'DELETE FROM leases WHERE 0 = 1')
+        self.addCleanup(write_lock.remove)
+        sqlite = self.db.engine.dialect.name == 'sqlite'
+        waiting = write_lock if sqlite else inserts
         done = []
 
         def associate():
@@ -79,10 +89,30 @@ class TestConcurrentWrites(base.DBTestCase):
                 'name': 'OS::Race::Type', 'prefix': 'race:'}))
         thread = threading.Thread(target=associate)
         thread.start()
-        time.sleep(1)
+        # The writer's statement is under way and, as a server reports,
+        # blocked on the uncommitted row (SQLite cannot say; its writer
+        # waits in the busy handler until the commit).
+        started = contention.wait_until(lambda: waiting.began)
+        blocked = None
+        if not sqlite:
+            blocked = contention.wait_until(
+                lambda: contention.lock_waits(self.db.engine))
+        finished_before_commit = waiting.finished
         other.commit()
         thread.join(30)
         self.assertEqual(['OS::Race::Type'], [a['name'] for a in done])
+        # The threads met: the writer's statement began before the commit
+        # and could not finish before it.
+        self.assertEqual(1, started)
+        self.assertEqual(0, finished_before_commit)
+        if sqlite:
+            # After the lock, its lookup found the committed row.
+            self.assertEqual(0, inserts.began)
+        else:
+            # Its insert lost as a duplicate; the row was read back.
+            self.assertEqual(1, blocked)
+            self.assertEqual(1, len(inserts.failed), inserts.failed)
+            self.assertIsInstance(inserts.failed[0], sa.exc.IntegrityError)
 
 
 TestConcurrentWritesMySQL, TestConcurrentWritesPostgreSQL = (

@@ -16,6 +16,7 @@ from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import placement as models
 from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import contention
 from blazar_ext.tests import summaries
 
 RP = models.ResourceProvider.__table__
@@ -227,6 +228,9 @@ class _ConcurrentWriters:
         first.execute(ALLOC.insert().values(
             resource_provider_id=a, consumer_id='c1',
             resource_class_id=vcpu, used=1))
+        inserts = contention.StatementWatch(self.engine,
+                                            'INSERT INTO allocations')
+        self.addCleanup(inserts.remove)
         done = []
 
         def second():
@@ -237,11 +241,17 @@ class _ConcurrentWriters:
             done.append(True)
         thread = threading.Thread(target=second)
         thread.start()
-        # The second waits on the first's summary row lock.
-        thread.join(1)
+        # The second waits on the first's summary row lock, as the server
+        # reports it.
+        blocked = contention.wait_until(
+            lambda: contention.lock_waits(self.engine))
+        finished_before_commit = inserts.finished
         first.commit()
         thread.join(30)
         self.assertEqual([True], done)
+        self.assertEqual(1, blocked)
+        self.assertEqual(0, finished_before_commit)
+        self.assertEqual(1, inserts.finished)
         self.assertEqual((['%d:64:3' % vcpu], None), self._stored(a))
         summaries.assert_kept(self.engine)
 
