@@ -15,7 +15,9 @@ from oslo_utils import timeutils
 from oslotest import base
 from prometheus_client import parser
 import requests
+import sqlalchemy as sa
 
+from blazar_ext.db import migration
 from blazar_ext.tests.functional import services
 
 ADMIN = {'X-Auth-Token': 'admin'}
@@ -198,3 +200,52 @@ class TestMetrics(base.BaseTestCase):
         self.assertGreaterEqual(
             value(found, 'blazar_ext_db_retries_total', reason='deadlock'),
             0)
+
+
+class TestMetricsPort(base.BaseTestCase):
+    """[metrics] port: the parent of the workers serves the metrics there,
+    without a token, and /metrics on the API port is no more."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.Timeout(120, gentle=True))
+        self.dir = self.useFixture(fixtures.TempDir()).path
+        url = 'sqlite:///%s' % os.path.join(self.dir, 'blazar-ext.sqlite')
+        engine = sa.create_engine(url)
+        self.addCleanup(engine.dispose)
+        migration.upgrade('head', engine)
+        port, self.metrics_port = services.free_port(), services.free_port()
+        self.endpoint = 'http://127.0.0.1:%d' % port
+        config = os.path.join(self.dir, 'blazar-ext.conf')
+        with open(config, 'w') as f:
+            f.write('[DEFAULT]\ntransport_url = fake:/\nstate_path = %s\n'
+                    '[database]\nconnection = %s\n'
+                    '[api]\nhost = 127.0.0.1\nport = %d\n'
+                    'auth_strategy = noauth\n'
+                    '[metrics]\nport = %d\n'
+                    % (self.dir, url, port, self.metrics_port))
+        api = self.useFixture(services.ServiceProcess(
+            'api', [services.script('blazar-ext-api'), '--config-file',
+                    config, '--workers', '2'], self.dir))
+        services.wait_for(
+            lambda: services.http_answers(self.endpoint + '/'), 60,
+            'blazar-ext-api on %s' % self.endpoint, processes=[api])
+
+    def test_served_on_their_own_port(self):
+        for _ in range(4):
+            resp = requests.get(self.endpoint + '/v1/leases', headers=ADMIN,
+                                timeout=20)
+            self.assertEqual(200, resp.status_code, resp.text)
+        resp = requests.get(self.endpoint + '/metrics', headers=ADMIN,
+                            timeout=20)
+        self.assertEqual(404, resp.status_code, resp.text)
+        found = samples(requests.get(
+            'http://127.0.0.1:%d/metrics' % self.metrics_port,
+            timeout=20).text)
+        self.assertGreaterEqual(
+            value(found, 'blazar_ext_api_requests_total', family='v1',
+                  method='GET', route='LeasesController.get_all',
+                  status='200'), 4)
+        self.assertEqual(1, value(found, 'blazar_ext_database_up'))
+        self.assertEqual(0, value(found, 'blazar_ext_resources_reservable',
+                                  resource_type='physical:host'))
