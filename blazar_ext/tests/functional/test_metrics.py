@@ -8,6 +8,7 @@ refused) from either worker finds every family, counted across both.
 
 import datetime
 import os
+import re
 import signal
 
 import fixtures
@@ -23,6 +24,8 @@ from blazar_ext.tests.functional import services
 ADMIN = {'X-Auth-Token': 'admin'}
 USER = {'X-Auth-Token': 'alice:project-a'}
 PLACEMENT = dict(ADMIN, **{'OpenStack-API-Version': 'placement 1.39'})
+DASHBOARD = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
+                         os.pardir, 'doc', 'grafana', 'blazar-ext.json')
 MISSING_UUID = '2f1d7a52-9a3c-4b8e-8f1e-000000000000'
 # GET /v1/leases sent while each worker serves alone.
 LISTS_PER_WORKER = 5
@@ -131,7 +134,13 @@ class TestMetrics(base.BaseTestCase):
                 os.kill(stopped, signal.SIGCONT)
             self.assertTrue(resp.headers['Content-Type'].startswith(
                 'text/plain'), resp.headers)
-            self._check(samples(resp.text), by_status)
+            found = samples(resp.text)
+            self._check(found, by_status)
+        # The Grafana dashboard in doc/ uses only metrics that exist.
+        with open(DASHBOARD) as f:
+            used = set(re.findall(r'blazar_ext_[a-z_]+', f.read()))
+        self.assertTrue(used)
+        self.assertEqual(set(), used - {name for name, _ in found})
         # The manager's own port: its state gauges, no token needed.
         manager = samples(requests.get(
             'http://127.0.0.1:%d/metrics' % self.manager_port,
