@@ -69,10 +69,28 @@ def _db_retries():
             registry=_INSTRUMENTS)
 
 
+@functools.cache
+def _heals():
+    with _LOCK:
+        return prometheus_client.Counter(
+            PREFIX + '_heals', 'Reservations healed off a resource out of '
+            'service: a resource replaced by another (replaced), or a '
+            'reservation left waiting for one (missing).', ['outcome'],
+            registry=_INSTRUMENTS)
+
+
+def count_heal(outcome: str) -> None:
+    """Count one heal: ``replaced`` (a resource) or ``missing`` (a
+    reservation newly waiting)."""
+    _heals().labels(outcome).inc()
+
+
 def prepare() -> None:
     """Make the instruments, so a scrape lists every family (with zeros)
     before the first request or retry."""
     _requests()
+    _heals().labels('replaced')
+    _heals().labels('missing')
     _db_retries().labels('deadlock')
 
 

@@ -6,6 +6,7 @@ their own."""
 import datetime
 
 from oslo_log import log as logging
+from oslo_utils import timeutils
 import prometheus_client
 from prometheus_client import core
 
@@ -41,7 +42,7 @@ class StateCollector:
             return
         up.add_metric([], 1)
         yield up
-        yield from _state_families(state, datetime.datetime.utcnow())
+        yield from _state_families(state, timeutils.utcnow())
 
 
 def _gauge(name: str, documentation: str, labels: list, samples) -> object:

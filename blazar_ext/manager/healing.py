@@ -34,6 +34,7 @@ from oslo_utils import timeutils
 from blazar_ext.db.api import floatingip as floatingip_api
 from blazar_ext.db.api import healing as healing_api
 from blazar_ext.db.api import host_service
+from blazar_ext import metrics
 
 LOG = logging.getLogger(__name__)
 
@@ -93,11 +94,13 @@ class Healer:
                                            self._heal_reservations)
         for outcome in outcomes:
             for change in outcome['replaced']:
+                metrics.count_heal('replaced')
                 LOG.info('Healed reservation %s of lease %s: %s %s -> %s',
                          change['reservation_id'], outcome['lease_id'],
                          change['resource_type'], change['from'],
                          change['to'])
             for reservation_id in outcome['newly_missing']:
+                metrics.count_heal('missing')
                 LOG.warning('Reservation %s of lease %s is missing '
                             'resources: nothing free fits',
                             reservation_id, outcome['lease_id'])

@@ -4,6 +4,7 @@ process scraped tells the same (see blazar_ext.metrics)."""
 
 import datetime
 
+from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from blazar_ext.db.models import floatingip as fip_models
@@ -40,7 +41,7 @@ def state(context, now: datetime.datetime | None = None) -> dict:
     'reserved': {type: n}, 'overdue_events': n,
     'oldest_overdue_event': datetime or None}.
     """
-    now = now or datetime.datetime.utcnow()
+    now = now or timeutils.utcnow()
     leases = models.Lease.__table__
     reservations = models.Reservation.__table__
     events = models.Event.__table__

@@ -8,6 +8,7 @@ refused) from either worker finds every family, counted across both.
 
 import datetime
 import os
+import re
 import signal
 
 import fixtures
@@ -15,12 +16,16 @@ from oslo_utils import timeutils
 from oslotest import base
 from prometheus_client import parser
 import requests
+import sqlalchemy as sa
 
+from blazar_ext.db import migration
 from blazar_ext.tests.functional import services
 
 ADMIN = {'X-Auth-Token': 'admin'}
 USER = {'X-Auth-Token': 'alice:project-a'}
 PLACEMENT = dict(ADMIN, **{'OpenStack-API-Version': 'placement 1.39'})
+DASHBOARD = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
+                         os.pardir, 'doc', 'grafana', 'blazar-ext.json')
 MISSING_UUID = '2f1d7a52-9a3c-4b8e-8f1e-000000000000'
 # GET /v1/leases sent while each worker serves alone.
 LISTS_PER_WORKER = 5
@@ -129,7 +134,13 @@ class TestMetrics(base.BaseTestCase):
                 os.kill(stopped, signal.SIGCONT)
             self.assertTrue(resp.headers['Content-Type'].startswith(
                 'text/plain'), resp.headers)
-            self._check(samples(resp.text), by_status)
+            found = samples(resp.text)
+            self._check(found, by_status)
+        # The Grafana dashboard in doc/ uses only metrics that exist.
+        with open(DASHBOARD) as f:
+            used = set(re.findall(r'blazar_ext_[a-z_]+', f.read()))
+        self.assertTrue(used)
+        self.assertEqual(set(), used - {name for name, _ in found})
         # The manager's own port: its state gauges, no token needed.
         manager = samples(requests.get(
             'http://127.0.0.1:%d/metrics' % self.manager_port,
@@ -198,3 +209,52 @@ class TestMetrics(base.BaseTestCase):
         self.assertGreaterEqual(
             value(found, 'blazar_ext_db_retries_total', reason='deadlock'),
             0)
+
+
+class TestMetricsPort(base.BaseTestCase):
+    """[metrics] port: the parent of the workers serves the metrics there,
+    without a token, and /metrics on the API port is no more."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.Timeout(120, gentle=True))
+        self.dir = self.useFixture(fixtures.TempDir()).path
+        url = 'sqlite:///%s' % os.path.join(self.dir, 'blazar-ext.sqlite')
+        engine = sa.create_engine(url)
+        self.addCleanup(engine.dispose)
+        migration.upgrade('head', engine)
+        port, self.metrics_port = services.free_port(), services.free_port()
+        self.endpoint = 'http://127.0.0.1:%d' % port
+        config = os.path.join(self.dir, 'blazar-ext.conf')
+        with open(config, 'w') as f:
+            f.write('[DEFAULT]\ntransport_url = fake:/\nstate_path = %s\n'
+                    '[database]\nconnection = %s\n'
+                    '[api]\nhost = 127.0.0.1\nport = %d\n'
+                    'auth_strategy = noauth\n'
+                    '[metrics]\nport = %d\n'
+                    % (self.dir, url, port, self.metrics_port))
+        api = self.useFixture(services.ServiceProcess(
+            'api', [services.script('blazar-ext-api'), '--config-file',
+                    config, '--workers', '2'], self.dir))
+        services.wait_for(
+            lambda: services.http_answers(self.endpoint + '/'), 60,
+            'blazar-ext-api on %s' % self.endpoint, processes=[api])
+
+    def test_served_on_their_own_port(self):
+        for _ in range(4):
+            resp = requests.get(self.endpoint + '/v1/leases', headers=ADMIN,
+                                timeout=20)
+            self.assertEqual(200, resp.status_code, resp.text)
+        resp = requests.get(self.endpoint + '/metrics', headers=ADMIN,
+                            timeout=20)
+        self.assertEqual(404, resp.status_code, resp.text)
+        found = samples(requests.get(
+            'http://127.0.0.1:%d/metrics' % self.metrics_port,
+            timeout=20).text)
+        self.assertGreaterEqual(
+            value(found, 'blazar_ext_api_requests_total', family='v1',
+                  method='GET', route='LeasesController.get_all',
+                  status='200'), 4)
+        self.assertEqual(1, value(found, 'blazar_ext_database_up'))
+        self.assertEqual(0, value(found, 'blazar_ext_resources_reservable',
+                                  resource_type='physical:host'))

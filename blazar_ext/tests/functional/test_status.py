@@ -2,15 +2,19 @@
 console script's exit codes and table against a configuration file."""
 
 import os
+import socket
 import subprocess
 
 import fixtures
+from oslo_config import cfg
 from oslo_db.sqlalchemy import engines
 from oslo_policy import opts as policy_opts
 from oslo_upgradecheck import upgradecheck
 import sqlalchemy as sa
 
+from blazar_ext.cmd import startup
 from blazar_ext.cmd import status
+from blazar_ext.conf import api as conf_api
 from blazar_ext.db import migration
 from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
@@ -84,6 +88,99 @@ class TestDatabaseCheck(_StatusTestCase):
         self.assertEqual(Code.FAILURE, result.code)
         self.assertIn('Cannot read the schema revision', result.details)
         self.assertNotIn('s3cret', result.details)
+
+
+class TestKeystoneCheck(_StatusTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.conf.set_override('auth_strategy', 'keystone', group='api')
+
+    def authtoken(self, **options) -> None:
+        for name, value in options.items():
+            self.conf.set_override(name, value, group='keystone_authtoken')
+
+    def test_noauth_needs_nothing(self):
+        self.conf.set_override('auth_strategy', 'noauth', group='api')
+        result = self.checks._check_keystone()
+        self.assertEqual(Code.SUCCESS, result.code, result.details)
+
+    def test_no_auth_type_fails(self):
+        result = self.checks._check_keystone()
+        self.assertEqual(Code.FAILURE, result.code)
+        self.assertIn('auth_type', result.details)
+
+    def test_password_plugin_without_auth_url_fails(self):
+        conf = self.private_conf(auth_type='password')
+        problem = startup.keystone_problem(conf)
+        self.assertIn('auth_type = password needs', problem)
+        self.assertIn('auth_url', problem)
+
+    def private_conf(self, **options) -> cfg.ConfigOpts:
+        """A configuration of its own: an auth plugin's options (auth_url
+        is required) must not stay registered on the tests' CONF."""
+        conf = cfg.ConfigOpts()
+        conf_api.register_opts(conf)
+        conf([], project='blazar-ext', default_config_files=[])
+        conf.set_override('auth_strategy', 'keystone', group='api')
+        startup.keystone_problem(conf)  # registers the options
+        for name, value in options.items():
+            conf.set_override(name, value, group='keystone_authtoken')
+        return conf
+
+    def test_usable_configuration_passes(self):
+        conf = self.private_conf(auth_type='password')
+        startup.keystone_problem(conf)  # and the plugin's
+        for name, value in dict(
+                auth_url='http://keystone.example:5000/v3',
+                username='blazar', password='secret',
+                project_name='service', user_domain_name='Default',
+                project_domain_name='Default').items():
+            conf.set_override(name, value, group='keystone_authtoken')
+        self.assertIsNone(startup.keystone_problem(conf))
+
+    def test_unknown_auth_type_fails(self):
+        conf = self.private_conf(auth_type='no-such-plugin')
+        self.assertIn('no-such-plugin', startup.keystone_problem(conf))
+
+
+class TestConnectionChecks(_StatusTestCase):
+
+    def test_reachable_database_succeeds(self):
+        self.use_database('head')
+        result = self.checks._check_database_connection()
+        self.assertEqual(Code.SUCCESS, result.code, result.details)
+
+    def test_unreachable_database_fails_at_once(self):
+        self.conf.set_override(
+            'connection', 'postgresql+psycopg2://blazar:s3cret@127.0.0.1:'
+            '%d/blazar_ext' % services.free_port(), group='database')
+        result = self.checks._check_database_connection()
+        self.assertEqual(Code.FAILURE, result.code)
+        self.assertIn('Cannot reach the database', result.details)
+        self.assertNotIn('s3cret', result.details)
+
+    def test_fake_transport_needs_no_broker(self):
+        self.conf.set_override('transport_url', 'fake:/')
+        result = self.checks._check_broker()
+        self.assertEqual(Code.SUCCESS, result.code, result.details)
+
+    def test_unreachable_broker_fails(self):
+        port = services.free_port()
+        self.conf.set_override(
+            'transport_url', 'rabbit://guest:guest@127.0.0.1:%d/' % port)
+        result = self.checks._check_broker()
+        self.assertEqual(Code.FAILURE, result.code)
+        self.assertIn('127.0.0.1:%d' % port, result.details)
+
+    def test_one_reachable_broker_host_succeeds(self):
+        with socket.create_server(('127.0.0.1', 0)) as broker:
+            ports = (services.free_port(), broker.getsockname()[1])
+            self.conf.set_override(
+                'transport_url', 'rabbit://guest:guest@127.0.0.1:%d,'
+                'guest:guest@127.0.0.1:%d/' % ports)
+            result = self.checks._check_broker()
+        self.assertEqual(Code.SUCCESS, result.code, result.details)
 
 
 class TestPolicyFileCheck(_StatusTestCase):
@@ -185,10 +282,32 @@ class TestStatusCommand(_StatusTestCase):
 
     def test_all_good_exits_0(self):
         self.use_database('head')
-        done = self.run_status()
+        done = self.run_status('transport_url = fake:/\n'
+                               '[api]\nauth_strategy = noauth\n')
         self.assertEqual(0, done.returncode, done.stdout + done.stderr)
-        self.assertEqual(3, done.stdout.count('Result: Success'),
+        self.assertEqual(6, done.stdout.count('Result: Success'),
                          done.stdout)
+
+    def test_keystone_without_www_authenticate_uri_warns(self):
+        self.use_database('head')
+        done = self.run_status(
+            'transport_url = fake:/\n[keystone_authtoken]\n'
+            'auth_type = password\nauth_url = http://keystone.example/v3\n'
+            'username = blazar\npassword = secret\nproject_name = service\n'
+            'user_domain_name = Default\nproject_domain_name = Default\n')
+        self.assertEqual(1, done.returncode, done.stdout + done.stderr)
+        self.assertIn('Result: Warning', done.stdout)
+        self.assertIn('www_authenticate_uri', done.stdout)
+
+    def test_unusable_keystone_and_unreachable_broker_exit_2(self):
+        self.use_database('head')
+        done = self.run_status('transport_url = rabbit://guest:guest@'
+                               '127.0.0.1:%d/\n' % services.free_port())
+        self.assertEqual(2, done.returncode, done.stdout + done.stderr)
+        self.assertEqual(2, done.stdout.count('Result: Failure'),
+                         done.stdout)
+        self.assertIn('auth_type', done.stdout)
+        self.assertIn('message broker', done.stdout)
 
     def test_database_not_at_head_exits_2(self):
         self.use_database('0004')
