@@ -35,13 +35,14 @@ FIRST_START_STEPS = [
 ]
 
 
-def _embedded_defaults() -> None:
+def apply_embedded_defaults() -> None:
+    """The defaults the all-in-one runs with, under the configuration."""
     CONF.set_default('transport_url', 'fake:/')
     CONF.set_default('auth_strategy', 'noauth', group='api')
 
 
 def main(argv: list[str] | None = None) -> int:
-    _embedded_defaults()
+    apply_embedded_defaults()
     CONF.register_cli_opts(listen.CLI_OPTS)
     service.prepare('blazar-ext-all-in-one', argv)
     listen.apply_cli_opts(CONF)

@@ -2,6 +2,11 @@
 
     blazar-ext-status --config-file /etc/blazar-ext/blazar-ext.conf \
         upgrade check
+    blazar-ext-status --all-in-one upgrade check
+
+``--all-in-one`` checks the configuration as blazar-ext-all-in-one runs
+it: with its embedded defaults (fake:// transport, noauth) under what the
+configuration files say.
 
 Exit codes follow oslo.upgradecheck: 0 all checks pass, 1 a warning,
 2 a failure, 255 a check crashed.
@@ -11,6 +16,7 @@ import os
 import sys
 
 from alembic import script as alembic_script
+from oslo_config import cfg
 from oslo_policy import opts as policy_opts
 from oslo_policy import policy as oslo_policy
 from oslo_serialization import jsonutils
@@ -18,6 +24,7 @@ from oslo_upgradecheck import upgradecheck
 from sqlalchemy.engine import url as sa_url
 import yaml
 
+from blazar_ext.cmd import all_in_one
 from blazar_ext.cmd import startup
 from blazar_ext import conf
 from blazar_ext.db import drivers
@@ -48,8 +55,20 @@ def _known_revisions() -> set:
     return {rev.revision for rev in scripts.walk_revisions()}
 
 
+ALL_IN_ONE_OPT = cfg.BoolOpt(
+    'all-in-one', default=False,
+    help='Check the configuration as blazar-ext-all-in-one runs it: with '
+         'its embedded defaults (fake:// transport, noauth) under the '
+         'configuration files.')
+
+
 class Checks(upgradecheck.UpgradeCommands):
     """The checks; each returns an upgradecheck.Result."""
+
+    def check(self) -> int:
+        if CONF.all_in_one:
+            all_in_one.apply_embedded_defaults()
+        return super().check()
 
     def _check_database(self) -> Result:
         """The schema is at the newest revision this code knows."""
@@ -192,6 +211,8 @@ def _is_json(text: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if 'all_in_one' not in CONF:
+        CONF.register_cli_opt(ALL_IN_ONE_OPT)
     return upgradecheck.main(
         CONF, project='blazar-ext', upgrade_command=Checks(),
         argv=sys.argv[1:] if argv is None else argv)

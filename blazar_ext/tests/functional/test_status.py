@@ -270,13 +270,15 @@ class TestEnforcementFiltersCheck(_StatusTestCase):
 class TestStatusCommand(_StatusTestCase):
     """The console script as an operator runs it."""
 
-    def run_status(self, extra: str = '') -> subprocess.CompletedProcess:
+    def run_status(self, extra: str = '',
+                   options: tuple = ()) -> subprocess.CompletedProcess:
         conf_file = os.path.join(self.tmp, 'blazar-ext.conf')
         with open(conf_file, 'w') as f:
             f.write('[DEFAULT]\nstate_path = %s\n%s' % (self.tmp, extra))
         return subprocess.run(
             [os.path.join(services.BIN_DIR, 'blazar-ext-status'),
-             '--config-file', conf_file, 'upgrade', 'check'],
+             '--config-file', conf_file] + list(options)
+            + ['upgrade', 'check'],
             capture_output=True, text=True, timeout=120,
             env=dict(os.environ, PYTHONWARNINGS='ignore'))
 
@@ -285,6 +287,19 @@ class TestStatusCommand(_StatusTestCase):
         done = self.run_status('transport_url = fake:/\n'
                                '[api]\nauth_strategy = noauth\n')
         self.assertEqual(0, done.returncode, done.stdout + done.stderr)
+        self.assertEqual(6, done.stdout.count('Result: Success'),
+                         done.stdout)
+
+    def test_all_in_one_checks_its_embedded_defaults(self):
+        self.use_database('head')
+        # Without the option the defaults of separate processes apply:
+        # Keystone (unconfigured here), and RabbitMQ.
+        done = self.run_status()
+        self.assertEqual(2, done.returncode, done.stdout + done.stderr)
+        self.assertIn('auth_type', done.stdout)
+        done = self.run_status(options=('--all-in-one',))
+        self.assertEqual(0, done.returncode, done.stdout + done.stderr)
+        self.assertIn('transport_url is fake://', done.stdout)
         self.assertEqual(6, done.stdout.count('Result: Success'),
                          done.stdout)
 
