@@ -578,6 +578,17 @@ class TestKnownBadInput(base.APITestCase):
         ('PUT', '/v1/os-hosts', JSON, b'{}', 405),
         ('DELETE', '/v1/os-hosts', {}, None, 405),
         ('DELETE', '/v1/floatingips', {}, None, 405),
+        # Pecan fills a handler's id from a query parameter or body key
+        # of the same name: given twice, or as a list, it was a list.
+        ('DELETE', '/v1/leases/?lease_id=a&lease_id=b', {}, None, 400),
+        ('DELETE', '/v1/leases', JSON, b'{"lease_id": ["a"]}', 400),
+        ('DELETE', '/v1/leases', JSON, b'{"lease_id": {"a": 1}}', 400),
+        ('DELETE', '/v1/floatingips?floatingip_id=a&floatingip_id=b', {},
+         None, 400),
+        ('PUT', '/v1/os-hosts?host_id=a&host_id=b', JSON, b'{"rack": "r"}',
+         400),
+        ('PATCH', '/v1/os-hosts/properties?name=a&name=b', JSON,
+         b'{"private": true}', 400),
         # An empty path segment names nothing.
         ('GET', '/v1/leases//', {}, None, 404),
         ('DELETE', '/v1/leases//', {}, None, 404),
@@ -613,6 +624,12 @@ class TestKnownBadInput(base.APITestCase):
             self.assertIsNotNone(
                 api_routes.error_message(api_routes.family(path),
                                          json.loads(resp.body)), where)
+
+    def test_an_id_given_twice_names_itself(self):
+        resp = self.request('DELETE', '/v1/leases/?lease_id=a&lease_id=b')
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertEqual('lease_id must be one string, in the path; got a '
+                         'list.', resp.json()['error_message'])
 
     def test_a_limit_past_64_bits_is_no_limit(self):
         resp = self.request(
