@@ -65,12 +65,19 @@ class ResourceIdHook(pecan.hooks.PecanHook):
 
     Pecan's RestController calls put(), patch() or delete() on
     /v1/leases without the id. (Pecan also fills a missing argument from
-    a JSON body key of the same name; that is left as it was.)
+    a query parameter or JSON body key of the same name; that is left as
+    it was, but one given twice, or as a list or object, is a 400: ids
+    are strings.)
     """
 
     def before(self, state):
         handler = state.controller
         spec = pecan_util.getargspec(handler)
+        for name, value in zip(spec.args[1:], state.arguments.args):
+            if isinstance(value, (list, dict)):
+                raise _refuse(400, '%s must be one string, in the path; '
+                                   'got %s.' % (name, 'a list' if isinstance(
+                                       value, list) else 'an object'))
         required = len(spec.args) - 1 - len(spec.defaults or ())
         given = [arg for arg in state.arguments.args if arg]
         if len(given) >= required:

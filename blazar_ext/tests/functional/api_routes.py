@@ -1,9 +1,10 @@
-"""The routes of the three API families and a valid body for each write,
-shared by the fuzzer (test_fuzz), the private-capability scan
+"""The routes of the three API families, read from their routing tables,
+a valid body for each write and a valid query for the routes that need
+one, shared by the fuzzer (test_fuzz), the private-capability scan
 (test_private_scan) and the bad-body and HEAD checks (test_bad_bodies),
-with the latter's seeded resources and error-shape reader (as the
-fuzzer's, here since no test module may import another). Path parameters in
-bodies are '{name}' strings that ``filled`` replaces with seeded ids."""
+with their seeded resources and error-shape reader (here since no test
+module may import another). Path parameters in bodies and queries are
+'{name}' strings that ``filled`` replaces with seeded ids."""
 
 import datetime
 import re
@@ -32,34 +33,6 @@ def date(minutes: int) -> str:
 
 
 # --- routes -----------------------------------------------------------------
-
-V1_ROUTES = [
-    ('GET', '/'),
-    ('GET', '/v1'),
-    ('GET', '/v1/leases'),
-    ('POST', '/v1/leases'),
-    ('GET', '/v1/leases/{lease_id}'),
-    ('PUT', '/v1/leases/{lease_id}'),
-    ('DELETE', '/v1/leases/{lease_id}'),
-    ('GET', '/v1/os-hosts'),
-    ('POST', '/v1/os-hosts'),
-    ('GET', '/v1/os-hosts/{host_id}'),
-    ('PUT', '/v1/os-hosts/{host_id}'),
-    ('DELETE', '/v1/os-hosts/{host_id}'),
-    ('GET', '/v1/os-hosts/allocations'),
-    ('GET', '/v1/os-hosts/{host_id}/allocation'),
-    ('GET', '/v1/os-hosts/properties'),
-    ('GET', '/v1/os-hosts/properties/{property}'),
-    ('PATCH', '/v1/os-hosts/properties/{property}'),
-    ('GET', '/v1/floatingips'),
-    ('POST', '/v1/floatingips'),
-    ('GET', '/v1/floatingips/{floatingip_id}'),
-    ('DELETE', '/v1/floatingips/{floatingip_id}'),
-    ('GET', '/v1/{resource_type}/properties'),
-    ('GET', '/v1/{resource_type}/properties/{property}'),
-    ('PATCH', '/v1/{resource_type}/properties/{property}'),
-]
-
 
 def placement_routes() -> list:
     """Every (method, path) of the placement app's routing table."""
@@ -166,9 +139,9 @@ VALID_BODIES = {
         'local_gb': 10, 'rack': 'r2', 'gpu': True, 'cores': 8.5},
     ('PUT', '/v1/os-hosts/{host_id}'): lambda: {
         'rack': 'r9', 'gpu': None, 'cores': 1},
-    ('PATCH', '/v1/os-hosts/properties/{property}'): lambda: {
+    ('PATCH', '/v1/os-hosts/properties/{name}'): lambda: {
         'private': False},
-    ('PATCH', '/v1/{resource_type}/properties/{property}'): lambda: {
+    ('PATCH', '/v1/{resource_type}/properties/{name}'): lambda: {
         'private': True},
     ('POST', '/v1/floatingips'): lambda: {
         'floating_network_id': 'net-1', 'floating_ip_address': '10.0.0.9',
@@ -243,6 +216,42 @@ VALID_BODIES = {
         lambda: {'name': 'OS::Nova::Flavor', 'prefix': 'hw:',
                  'properties_target': 'image'},
 }
+
+
+# Query strings a route reads, valid against the seeded resources: the
+# window routes answer 400 without start and end, so the fuzzer mutates
+# these to reach the code behind the parameter checks.
+VALID_QUERIES = {
+    ('GET', '/v1/os-hosts/availability'): lambda: {
+        'start': date(10), 'end': date(600), 'count': '1',
+        'duration': '30', 'resource_properties': '["==", "$rack", "r1"]',
+        'hypervisor_properties': '[">=", "$vcpus", "2"]',
+        'traits': 'CUSTOM_FUZZ'},
+    ('GET', '/v1/os-hosts/calendar'): lambda: {
+        'start': date(0), 'end': date(600), 'limit': '10', 'marker': 'h1'},
+    ('GET', '/v1/floatingips/calendar'): lambda: {
+        'start': date(0), 'end': date(600), 'limit': '10',
+        'marker': '10.0.0.1'},
+    ('GET', '/v1/os-hosts/allocations'): lambda: {
+        'lease_id': '{lease_id}'},
+    ('GET', '/v1/os-hosts/{host_id}/allocation'): lambda: {
+        'lease_id': '{lease_id}'},
+    ('GET', '/v1/floatingips/allocations'): lambda: {
+        'reservation_id': '{reservation_id}'},
+    ('GET', '/v1/floatingips/{floatingip_id}/allocation'): lambda: {
+        'lease_id': '{lease_id}'},
+}
+
+
+def path_values(template: str, ids: dict) -> dict:
+    """{path parameter of ``template``: seeded values}: a v1 {name} is a
+    property (the handlers' argument), elsewhere a seeded name."""
+    values = {}
+    for name in re.findall(r'\{(\w+)\}', template):
+        key = ('property' if name == 'name' and family(template) == 'v1'
+               else name)
+        values[name] = ids.get(key, [])
+    return values
 
 
 def filled(node, ids: dict):

@@ -39,7 +39,6 @@ examples in TestKnownBadInput.
 import copy
 import json
 import os
-import re
 import urllib.parse
 import zlib
 
@@ -59,10 +58,9 @@ EXAMPLES = int(os.environ.get('BLAZAR_EXT_FUZZ_EXAMPLES') or
 SEED_OFFSET = int(os.environ.get('BLAZAR_EXT_FUZZ_SEED') or 0)
 __doc__ = __doc__ % {'default': DEFAULT_EXAMPLES}
 
-RP_UUID, RP2_UUID = api_routes.RP_UUID, api_routes.RP2_UUID
-CONSUMER, AGGREGATE = api_routes.CONSUMER, api_routes.AGGREGATE
+RP_UUID, CONSUMER = api_routes.RP_UUID, api_routes.CONSUMER
 VALID_BODIES = api_routes.VALID_BODIES
-_date = api_routes.date
+VALID_QUERIES = api_routes.VALID_QUERIES
 
 
 # Field names a handler might look for, to build plausible objects.
@@ -91,7 +89,8 @@ QUERY_NAMES = sorted({
     'resource_types', 'resource_type', 'associated', 'starts_with',
     'group_policy', 'root_required', 'same_subtree', 'consumer_type',
     'resources1', 'required1', 'member_of1', 'in_tree1', 'resourcesX',
-    'namespace', 'format'})
+    'namespace', 'format', 'start', 'end', 'count', 'duration',
+    'hypervisor_properties', 'resource_properties', 'traits'})
 
 
 # --- strategies -------------------------------------------------------------
@@ -262,6 +261,39 @@ query_strings = st.builds(
         'resources=%00', ';;', 'x=' + 'y' * 10000, '%E2%80%AE=1',
         'required=' + ','.join(['CUSTOM_%d' % i for i in range(300)])])))
 
+
+@st.composite
+def mutated_query(draw, valid: dict) -> str:
+    """``valid`` (a route's query) with a value replaced by a hostile
+    one, a parameter dropped, repeated or added: mostly one change, so
+    the request gets past the parameter checks into the handler."""
+    pairs = list(valid.items())
+    for _ in range(draw(st.integers(1, 2))):
+        action = draw(st.integers(0, 5))
+        if pairs and action <= 2:
+            index = draw(st.integers(0, len(pairs) - 1))
+            pairs[index] = (pairs[index][0], draw(text_values))
+        elif pairs and action == 3:
+            del pairs[draw(st.integers(0, len(pairs) - 1))]
+        elif pairs and action == 4:
+            pairs.append(draw(st.sampled_from(pairs)))
+        else:
+            pairs.append((draw(st.one_of(st.sampled_from(QUERY_NAMES),
+                                         text_values)), draw(text_values)))
+    return _query_string(pairs, None)
+
+
+def queries(valid_factory, ids: dict) -> st.SearchStrategy:
+    """Query strings for a route: junk, and mutations of its valid query
+    where it has one."""
+    if valid_factory is None:
+        return query_strings
+    valid = api_routes.filled(valid_factory(), ids)
+    return st.one_of(st.just(_query_string(list(valid.items()), None)),
+                     mutated_query(valid), mutated_query(valid),
+                     query_strings)
+
+
 _latin1 = st.text(st.characters(max_codepoint=255,
                                 blacklist_characters='\r\n'), max_size=30)
 
@@ -312,39 +344,6 @@ def headers(draw, family: str):
 
 # --- the test ---------------------------------------------------------------
 
-def _family(path: str) -> str:
-    if path == '/placement' or path.startswith('/placement/'):
-        return 'placement'
-    if path.startswith('/v2') or path.startswith('/versions'):
-        return 'metadefs'
-    return 'v1'
-
-
-def error_message(family: str, body) -> str | None:
-    """The message of an error body in the family's shape, else None."""
-    if not isinstance(body, dict):
-        return None
-    if family == 'v1':
-        if (isinstance(body.get('error_code'), int)
-                and isinstance(body.get('error_name'), (str, int))):
-            return body.get('error_message') or None
-        return None
-    if family == 'placement':
-        errors = body.get('errors')
-        if not isinstance(errors, list) or not errors:
-            return None
-        for error in errors:
-            if not isinstance(error, dict) or not (
-                    isinstance(error.get('status'), int)
-                    and error.get('title')):
-                return None
-        return errors[0].get('detail') or None
-    error = body.get('error')
-    if isinstance(error, dict) and isinstance(error.get('code'), int):
-        return error.get('message') or None
-    return None
-
-
 def _json_error_asked(family: str, headers: dict) -> bool:
     """False where Placement's errors come as HTML: as upstream (webob),
     when the request's Accept prefers text/html to JSON."""
@@ -363,75 +362,8 @@ class TestFuzz(base.APITestCase):
         # Events run only when asked; nothing moves under the fuzzer.
         self.conf.set_override('event_interval', 3600, group='manager')
         self.conf.set_override('capability_default_visibility', 'public')
-        self.valid = self._seed()
-
-    def _ok(self, method, path, body=None, expect=(200, 201, 204),
-            **kwargs):
-        resp = self.request(method, path, body, **kwargs)
-        self.assertIn(resp.status, expect, '%s %s: %s'
-                      % (method, path, resp.text))
-        return resp.json() if resp.body else None
-
-    def _seed(self) -> dict:
-        """Real resources whose ids the fuzzer uses as path parameters."""
-        host = self._ok('POST', '/v1/os-hosts', {
-            'name': 'h1', 'vcpus': 8, 'memory_mb': 8192, 'local_gb': 100,
-            'rack': 'r1', 'gpu': 'true', 'cores': '8'})['host']
-        self._ok('POST', '/v1/os-hosts', {'name': 'h2', 'rack': 'r2'})
-        fip = self._ok('POST', '/v1/floatingips', {
-            'floating_network_id': 'net-1',
-            'floating_ip_address': '10.0.0.1'})['floatingip']
-        lease = self._ok('POST', '/v1/leases', {
-            'name': 'l1', 'start_date': _date(60), 'end_date': _date(120),
-            'events': [], 'reservations': [
-                {'resource_type': 'physical:host', 'min': 1, 'max': 1,
-                 'hypervisor_properties': '',
-                 'resource_properties': '["==", "$rack", "r1"]'}]})['lease']
-        mv = {'OpenStack-API-Version': 'placement latest'}
-        self._ok('POST', '/placement/resource_providers',
-                 {'name': 'rp1', 'uuid': RP_UUID}, headers=mv)
-        self._ok('POST', '/placement/resource_providers',
-                 {'name': 'rp2', 'uuid': RP2_UUID,
-                  'parent_provider_uuid': RP_UUID}, headers=mv)
-        self._ok('PUT', '/placement/resource_classes/CUSTOM_FUZZ',
-                 headers=mv, expect=(201, 204))
-        self._ok('PUT', '/placement/traits/CUSTOM_FUZZ', headers=mv,
-                 expect=(201, 204))
-        self._ok('PUT', '/placement/resource_providers/%s/inventories'
-                 % RP_UUID, {'resource_provider_generation': 0,
-                             'inventories': {'VCPU': {'total': 8},
-                                             'CUSTOM_FUZZ': {'total': 4}}},
-                 headers=mv)
-        self._ok('PUT', '/placement/resource_providers/%s/traits' % RP_UUID,
-                 {'resource_provider_generation': 1,
-                  'traits': ['CUSTOM_FUZZ']}, headers=mv)
-        self._ok('PUT', '/placement/allocations/%s' % CONSUMER, {
-            'allocations': {RP_UUID: {'resources': {'VCPU': 2}}},
-            'project_id': 'p', 'user_id': 'u', 'consumer_generation': None,
-            'consumer_type': 'INSTANCE'}, headers=mv)
-        self._ok('POST', '/v2/metadefs/namespaces', {
-            'namespace': 'FuzzNS', 'visibility': 'public',
-            'properties': {'p1': {'title': 'P1', 'type': 'string'}},
-            'objects': [{'name': 'o1', 'properties': {
-                'q': {'title': 'Q', 'type': 'integer'}}}],
-            'tags': [{'name': 't1'}],
-            'resource_type_associations': [{'name': 'physical:host'}]})
-        return {
-            'lease_id': [lease['id']],
-            'host_id': [host['id'], 'h1'],
-            'floatingip_id': [fip['id']],
-            'property': ['rack', 'gpu', 'cores'],
-            'resource_type': ['physical:host', 'virtual:floatingip',
-                              'os-hosts'],
-            'uuid': [RP_UUID, RP2_UUID],
-            'resource_class': ['VCPU', 'CUSTOM_FUZZ', 'DISK_GB'],
-            'name': ['CUSTOM_FUZZ', 'VCPU', 'HW_CPU_X86_AVX', 'p1', 'o1',
-                     't1', 'physical:host', 'namespace', 'properties',
-                     'object', 'tags'],
-            'consumer_uuid': [CONSUMER, lease['id']],
-            'namespace': ['FuzzNS'],
-            'reservation_id': [lease['reservations'][0]['id']],
-        }
+        # Real resources whose ids the fuzzer uses as path parameters.
+        self.valid = api_routes.seed(self.request)
 
     def _send(self, method, path, query, headers, body) -> webob.Response:
         req = webob.Request.blank(path, method=method)
@@ -461,14 +393,14 @@ class TestFuzz(base.APITestCase):
             decoded = json.loads(resp.body)
         except ValueError:
             self.fail('error body is not JSON: ' + where)
-        self.assertIsNotNone(error_message(family, decoded),
+        self.assertIsNotNone(api_routes.error_message(family, decoded),
                              'no %s error message: %s' % (family, where))
 
     def _fuzz_route(self, method: str, template: str) -> None:
-        family = _family(template)
-        names = re.findall(r'\{(\w+)\}', template)
+        family = api_routes.family(template)
         params = st.fixed_dictionaries(
-            {n: path_segments(self.valid.get(n, [])) for n in names})
+            {n: path_segments(values) for n, values in
+             api_routes.path_values(template, self.valid).items()})
         methods = st.one_of(st.just(method), st.just(method),
                             st.just(method), st.sampled_from([
                                 'GET', 'POST', 'PUT', 'PATCH', 'DELETE',
@@ -483,7 +415,9 @@ class TestFuzz(base.APITestCase):
             # replay hundreds of requests for little gain.
             phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate],
             suppress_health_check=list(hypothesis.HealthCheck))
-        @hypothesis.given(verb=methods, values=params, query=query_strings,
+        @hypothesis.given(verb=methods, values=params,
+                          query=queries(VALID_QUERIES.get(
+                              (method, template)), self.valid),
                           header_pair=headers(family),
                           body=bodies(VALID_BODIES.get((method, template)),
                                       self.valid),
@@ -508,8 +442,21 @@ class TestFuzz(base.APITestCase):
             self.fail('%d route(s) failed:\n\n%s'
                       % (len(failures), '\n\n'.join(failures)))
 
+    def test_valid_queries_are_answered(self):
+        """The queries the fuzzer mutates get past the parameter checks:
+        a 200 on the seeded service."""
+        for (method, template), factory in sorted(VALID_QUERIES.items()):
+            path = template.format(**{
+                n: values[0] for n, values in
+                api_routes.path_values(template, self.valid).items()})
+            query = api_routes.filled(factory(), self.valid)
+            resp = self.request(method, path + '?' + _query_string(
+                list(query.items()), None))
+            self.assertEqual(200, resp.status, '%s %s?%s: %s' % (
+                method, path, query, resp.text))
+
     def test_v1(self):
-        self._fuzz_family(api_routes.V1_ROUTES)
+        self._fuzz_family(api_routes.v1_routes())
 
     def test_placement(self):
         self._fuzz_family(api_routes.placement_routes())
@@ -536,10 +483,24 @@ class TestRouteTables(base.TestCase):
         self.assertIn(('DELETE', '/v2/metadefs/namespaces/{namespace}/tags/'
                                  '{name}'), routes)
 
+    def test_every_v1_route(self):
+        routes = api_routes.v1_routes()
+        # Routes of sub-controllers, which a hand-written list missed.
+        for route in (('GET', '/v1/floatingips/allocations'),
+                      ('GET', '/v1/floatingips/{floatingip_id}/allocation'),
+                      ('GET', '/v1/floatingips/calendar'),
+                      ('GET', '/v1/os-hosts/availability'),
+                      ('GET', '/v1/os-hosts/calendar'),
+                      ('GET', '/v1/os-hosts/{host_id}/allocation'),
+                      ('PATCH', '/v1/{resource_type}/properties/{name}')):
+            self.assertIn(route, routes)
+        self.assertEqual(len(set(routes)), len(routes))
+
     def test_valid_bodies_name_real_routes(self):
-        routes = set(api_routes.V1_ROUTES + api_routes.placement_routes()
+        routes = set(api_routes.v1_routes() + api_routes.placement_routes()
                      + api_routes.metadefs_routes())
         self.assertEqual(set(), set(VALID_BODIES) - routes)
+        self.assertEqual(set(), set(VALID_QUERIES) - routes)
 
 
 def _lease(reservation: dict) -> bytes:
@@ -617,6 +578,17 @@ class TestKnownBadInput(base.APITestCase):
         ('PUT', '/v1/os-hosts', JSON, b'{}', 405),
         ('DELETE', '/v1/os-hosts', {}, None, 405),
         ('DELETE', '/v1/floatingips', {}, None, 405),
+        # Pecan fills a handler's id from a query parameter or body key
+        # of the same name: given twice, or as a list, it was a list.
+        ('DELETE', '/v1/leases/?lease_id=a&lease_id=b', {}, None, 400),
+        ('DELETE', '/v1/leases', JSON, b'{"lease_id": ["a"]}', 400),
+        ('DELETE', '/v1/leases', JSON, b'{"lease_id": {"a": 1}}', 400),
+        ('DELETE', '/v1/floatingips?floatingip_id=a&floatingip_id=b', {},
+         None, 400),
+        ('PUT', '/v1/os-hosts?host_id=a&host_id=b', JSON, b'{"rack": "r"}',
+         400),
+        ('PATCH', '/v1/os-hosts/properties?name=a&name=b', JSON,
+         b'{"private": true}', 400),
         # An empty path segment names nothing.
         ('GET', '/v1/leases//', {}, None, 404),
         ('DELETE', '/v1/leases//', {}, None, 404),
@@ -650,7 +622,14 @@ class TestKnownBadInput(base.APITestCase):
             where = '%s %s: %s' % (method, path, resp.body[:300])
             self.assertEqual(status, resp.status_int, where)
             self.assertIsNotNone(
-                error_message(_family(path), json.loads(resp.body)), where)
+                api_routes.error_message(api_routes.family(path),
+                                         json.loads(resp.body)), where)
+
+    def test_an_id_given_twice_names_itself(self):
+        resp = self.request('DELETE', '/v1/leases/?lease_id=a&lease_id=b')
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertEqual('lease_id must be one string, in the path; got a '
+                         'list.', resp.json()['error_message'])
 
     def test_a_limit_past_64_bits_is_no_limit(self):
         resp = self.request(

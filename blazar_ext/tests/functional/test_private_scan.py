@@ -5,12 +5,13 @@ private with PATCH .../properties/{name} {"private": true}, on both the
 spec's route and python-blazarclient's), floating IPs beside them, a
 private metadefs namespace that documents the private names, and leases
 made by a non-admin and by the admin (whose resource_properties name the
-private capabilities). Then a non-admin requests every route of the three
-API families, with every real id in the path: lists, shows, properties
-discovery with and without detail, allocations, leases, placement and
-metadefs reads, and the errors (403, 404, 405, 400) that writes and bad
-paths give. No response, body or header, may contain a private
-capability's name or value.
+private capabilities). Then a non-admin requests every route of the
+three API families (api_routes reads them from the routing tables), with
+every real id in the path: lists, shows, properties discovery with and
+without detail, allocations, the calendars and availability, leases,
+placement and metadefs reads, and the errors (403, 404, 405, 400) that
+writes and bad paths give. No response, body or header, may contain a
+private capability's name or value.
 
 The scan runs twice: under the default policy (where most of it is 403)
 and under a policy that opens every admin-only read to every user except
@@ -24,6 +25,7 @@ import datetime
 import itertools
 import os
 import re
+import urllib.parse
 
 from oslo_utils import timeutils
 import yaml
@@ -79,6 +81,10 @@ class TestPrivateScan(base.APITestCase):
         # explicitly, through the API.
         self.conf.set_override('capability_default_visibility', 'public')
         self.ids = self._seed()
+        # A window over every seeded lease, for the calendar and
+        # availability routes (URL-quoted).
+        self.window = (_date(0).replace(' ', '%20'),
+                       _date(600).replace(' ', '%20'))
 
     # --- helpers -------------------------------------------------------
 
@@ -201,8 +207,9 @@ class TestPrivateScan(base.APITestCase):
                              headers))
 
     def _paths(self, template: str) -> list:
-        names = re.findall(r'\{(\w+)\}', template)
-        choices = [self.ids.get(name, ['x']) for name in names]
+        values = api_routes.path_values(template, self.ids)
+        names = list(values)
+        choices = [values[name] or ['x'] for name in names]
         return [template.format(**dict(zip(names, combo)))
                 for combo in itertools.product(*choices)]
 
@@ -215,6 +222,24 @@ class TestPrivateScan(base.APITestCase):
         '/v1/os-hosts/allocations': ['', '?lease_id={lease}',
                                      '?reservation_id={reservation}'],
         '/v1/os-hosts/{host_id}/allocation': ['', '?lease_id={lease}'],
+        '/v1/floatingips/allocations': ['', '?lease_id={lease}',
+                                        '?reservation_id={reservation}'],
+        '/v1/floatingips/{floatingip_id}/allocation': [
+            '', '?lease_id={lease}'],
+        '/v1/os-hosts/availability': [
+            '', '?start={start}&end={end}',
+            '?start={start}&end={end}&count=2&duration=30',
+            '?start={start}&end={end}&resource_properties='
+            '%5B%22%3D%3D%22%2C%22%24rack%22%2C%22r1%22%5D',
+            '?start={start}&end={end}&hypervisor_properties='
+            '%5B%22%3E%3D%22%2C%22%24vcpus%22%2C%224%22%5D',
+            '?start={start}&end={end}&traits=CUSTOM_X'],
+        '/v1/os-hosts/calendar': [
+            '', '?start={start}&end={end}', '?start={start}&end={end}&limit=1',
+            '?start={start}&end={end}&limit=1&marker=h1'],
+        '/v1/floatingips/calendar': [
+            '', '?start={start}&end={end}',
+            '?start={start}&end={end}&limit=1'],
         '/placement/allocation_candidates': [
             '?resources=VCPU:1', '?resources=VCPU:1&required=CUSTOM_X',
             '?resources=NOPE:1', ''],
@@ -231,18 +256,20 @@ class TestPrivateScan(base.APITestCase):
 
     def _requests(self) -> list:
         """(method, path, body) for every route, GETs first."""
-        routes = api_routes.ordered(api_routes.V1_ROUTES
+        routes = api_routes.ordered(api_routes.v1_routes()
                                     + api_routes.placement_routes()
                                     + api_routes.metadefs_routes())
         lease, reservation = self.ids['lease_id'][0], self.ids[
             'reservation_id'][0]
+        start, end = self.window
         out = []
         for method, template in routes:
             body_factory = api_routes.VALID_BODIES.get((method, template))
             body = (api_routes.filled(body_factory(), self.ids)
                     if body_factory else None)
             for query in self.QUERIES.get(template, ['']):
-                query = query.format(lease=lease, reservation=reservation)
+                query = query.format(lease=lease, reservation=reservation,
+                                     start=start, end=end)
                 for path in self._paths(template):
                     out.append((method, path + query, body))
             if method == 'GET':
@@ -282,6 +309,12 @@ class TestPrivateScan(base.APITestCase):
         self.assertEqual(200, statuses[
             ('GET', '/v1/leases/%s' % self.ids['lease_id'][0])])
         self.assertEqual(403, statuses[('GET', '/v1/os-hosts')])
+        # The calendar and availability are the user's too: the scan read
+        # them (and the hosts with private capabilities in them).
+        window = '?start=%s&end=%s' % self.window
+        for path in ('/v1/os-hosts/calendar', '/v1/floatingips/calendar',
+                     '/v1/os-hosts/availability'):
+            self.assertEqual(200, statuses[('GET', path + window)], path)
 
     def test_open_read_policy(self):
         self._policy(open_read_policy())
@@ -308,9 +341,10 @@ class TestPrivateScan(base.APITestCase):
             self.assertNoLeak('GET', path, resp)
 
     def test_probing_a_private_name_answers_as_an_unknown_one(self):
-        """A lease create or update naming a private capability gets the
-        answer an unknown name gets: the user learns neither that the name
-        exists nor whether a value matched."""
+        """A lease create or update, or an availability query, naming a
+        private capability gets the answer an unknown name gets: the
+        user learns neither that the name exists nor whether a value
+        matched."""
         self._policy(open_read_policy())
         lease_id = self.ids['lease_id'][0]
         reservation_id = self.ids['reservation_id'][0]
@@ -328,6 +362,12 @@ class TestPrivateScan(base.APITestCase):
                 'reservations': [{'id': reservation_id,
                                   'resource_properties': expr}]})
 
+        def available(expr: str):
+            return self._user(
+                'GET', '/v1/os-hosts/availability?start=%s&end=%s'
+                '&resource_properties=%s' % (self.window + (
+                    urllib.parse.quote(expr, safe=''),)))
+
         probes = 0
         for private, value in (('zqxcap_alpha', 'zqxval-alpha-1'),
                                ('zqxcap_alpha', 'wrong-value'),
@@ -336,7 +376,7 @@ class TestPrivateScan(base.APITestCase):
                          '["<in>", "$%s", "%s"]',
                          '["and", ["==", "$rack", "r1"], ["==", "$%s", '
                          '"%s"]]', '["not", ["==", "$%s", "%s"]]'):
-                for send in (create, update):
+                for send in (create, update, available):
                     named = send(expr % (private, value))
                     unknown = send(expr % ('nosuchcap', value))
                     self.assertLess(unknown.status, 500, unknown.text)
@@ -348,7 +388,7 @@ class TestPrivateScan(base.APITestCase):
                                                           'nosuchcap')),
                         expr % (private, value))
                     probes += 1
-        self.assertEqual(30, probes)
+        self.assertEqual(45, probes)
         # The user's lease did not change.
         shown = self._user('GET', '/v1/leases/%s' % lease_id).json()
         self.assertEqual('["==", "$rack", "r1"]', shown['lease'][
