@@ -28,12 +28,36 @@ def retry(func):
 
 # Reading
 
-def _rows(session, query) -> list:
+def _rows(session, query, params: dict | None = None) -> list:
     """Column dicts of a Core query: no ORM object per row, which cost
     most of a list of a thousand leases."""
-    result = session.execute(query)
+    result = session.execute(query, params)
     keys = list(result.keys())
     return [dict(zip(keys, row)) for row in result.all()]
+
+
+_LEASES = models.Lease.__table__
+_RESERVATIONS = models.Reservation.__table__
+_EVENTS = models.Event.__table__
+_CHILD_ORDER = {
+    _RESERVATIONS: (_RESERVATIONS.c.created_at, _RESERVATIONS.c.id),
+    _EVENTS: (_EVENTS.c.time, _EVENTS.c.event_type),
+}
+
+
+def _children_query(table, lease_ids) -> sa.Select:
+    """Reservations or events (``table``) of leases ``lease_ids`` (a
+    query of ids or an expanding bound parameter), in their order."""
+    return (sa.select(table).where(table.c.lease_id.in_(lease_ids))
+            .order_by(*_CHILD_ORDER[table]))
+
+
+# Built once: building a statement cost as much as running it on a short
+# read (SQLite). ``lease_ids`` expands to one bound parameter per id.
+_LEASE_BY_ID = sa.select(_LEASES).where(_LEASES.c.id == sa.bindparam('id'))
+_CHILDREN_OF = {
+    table: _children_query(table, sa.bindparam('lease_ids', expanding=True))
+    for table in _CHILD_ORDER}
 
 
 def _to_dicts(session, leases, selected=None) -> list:
@@ -46,23 +70,36 @@ def _to_dicts(session, leases, selected=None) -> list:
     lease_ids = [lease['id'] for lease in leases]
     reservations: dict = {lid: [] for lid in lease_ids}
     events: dict = {lid: [] for lid in lease_ids}
-    if selected is None:
-        selected = lease_ids
     if lease_ids:
-        table = models.Reservation.__table__
-        for values in _rows(session, sa.select(table)
-                            .where(table.c.lease_id.in_(selected))
-                            .order_by(table.c.created_at, table.c.id)):
+        for values in _children(session, _RESERVATIONS, lease_ids,
+                                selected):
             reservations[values['lease_id']].append(values)
-        table = models.Event.__table__
-        for values in _rows(session, sa.select(table)
-                            .where(table.c.lease_id.in_(selected))
-                            .order_by(table.c.time, table.c.event_type)):
+        for values in _children(session, _EVENTS, lease_ids, selected):
             events[values['lease_id']].append(values)
     for values in leases:
         values['reservations'] = reservations[values['id']]
         values['events'] = events[values['id']]
     return leases
+
+
+# Up to this many leases, their children are selected by id with the
+# prebuilt statement; beyond, by the leases' own query (``selected``).
+_IDS_AT_MOST = 100
+
+
+def _children(session, table, lease_ids: list, selected) -> list:
+    """Rows of ``table`` (reservations or events) of these leases."""
+    if selected is None or len(lease_ids) <= _IDS_AT_MOST:
+        return _rows(session, _CHILDREN_OF[table], {'lease_ids': lease_ids})
+    return _rows(session, _children_query(table, selected))
+
+
+def _get_row(session, lease_id: str) -> dict:
+    """The lease's columns, without the ORM; LeaseNotFound."""
+    rows = _rows(session, _LEASE_BY_ID, {'id': lease_id})
+    if not rows:
+        raise exceptions.LeaseNotFound(lease=lease_id)
+    return rows[0]
 
 
 def _get_model(session, lease_id: str, lock: bool = False):
@@ -93,7 +130,7 @@ def lease_get(context, lease_id: str) -> dict:
     """One lease with its reservations and events; LeaseNotFound."""
     with db_session.reader.using(context) as session:
         _one_snapshot(session)
-        return _to_dicts(session, [_get_model(session, lease_id)])[0]
+        return _to_dicts(session, [_get_row(session, lease_id)])[0]
 
 
 def lease_list(context, project_id: str | None = None,

@@ -10,6 +10,8 @@ says how a request maps to its columns and back, and adds rows of its own
 plugins inside the manager's transaction (plugins/base.DetailTableMixin).
 """
 
+import functools
+
 import sqlalchemy as sa
 
 
@@ -70,19 +72,26 @@ class DetailTable:
             model.reservation_id == reservation_id))
         self.after_write(session, detail_id, spec, created=False)
 
-    def details(self, session, reservation_ids: list) -> dict:
-        """{reservation_id: detail fields}: one Core query (no ORM
-        objects: a listing of a thousand leases reads them all), and the
-        type's own rows."""
+    @functools.cached_property
+    def _detail_query(self) -> tuple:
+        """(names, statement) of details(): built once per table."""
         table = self.model.__table__
         names = [c.name for c in table.columns
                  if c.name not in ('id', 'reservation_id', 'created_at',
                                    'updated_at')]
+        return names, (
+            sa.select(table.c.id, table.c.reservation_id,
+                      *[table.c[name] for name in names])
+            .where(table.c.reservation_id.in_(
+                sa.bindparam('ids', expanding=True))))
+
+    def details(self, session, reservation_ids: list) -> dict:
+        """{reservation_id: detail fields}: one Core query (no ORM
+        objects: a listing of a thousand leases reads them all), and the
+        type's own rows."""
+        names, query = self._detail_query
         out, ids = {}, {}
-        for row in session.execute(
-                sa.select(table.c.id, table.c.reservation_id,
-                          *[table.c[name] for name in names])
-                .where(table.c.reservation_id.in_(reservation_ids))):
+        for row in session.execute(query, {'ids': list(reservation_ids)}):
             values = dict(zip(names, row[2:]))
             out[row[1]] = self.from_row(values)
             ids[row[0]] = row[1]
