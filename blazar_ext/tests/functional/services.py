@@ -9,6 +9,7 @@ BLAZAR_EXT_TEST_POSTGRESQL_URL (server URLs, no database name) point the
 tests elsewhere.
 """
 
+import contextlib
 import os
 import re
 import signal
@@ -292,6 +293,30 @@ def http_answers(url: str) -> bool:
     except requests.RequestException:
         return False
     return True
+
+
+def children(pid: int) -> list[int]:
+    """The pids of a process's children, sorted (Linux /proc)."""
+    with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
+        return sorted(int(child) for child in f.read().split())
+
+
+def api_workers(pid: int, count: int, timeout: float = 30) -> list[int]:
+    """The ``count`` worker pids of ``blazar-ext-api --workers`` ``pid``,
+    once it has forked them all."""
+    return wait_for(lambda: len(children(pid)) == count and children(pid),
+                    timeout, '%d API workers' % count)
+
+
+@contextlib.contextmanager
+def stopped(pid: int):
+    """The process ``pid`` stopped (SIGSTOP) meanwhile, so that its
+    siblings serve alone."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
 
 
 def run(argv: list[str], timeout: float = 60.0,

@@ -7,7 +7,6 @@ stopped worker's own SO_REUSEPORT queue would leave connections waiting).
 """
 
 import os
-import signal
 
 import fixtures
 from oslotest import base
@@ -18,11 +17,6 @@ from blazar_ext.db import migration
 from blazar_ext.tests.functional import services
 
 ADMIN = {'X-Auth-Token': 'admin'}
-
-
-def _children(pid: int) -> list[int]:
-    with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
-        return sorted(int(child) for child in f.read().split())
 
 
 class TestAPIWorkers(base.BaseTestCase):
@@ -49,9 +43,7 @@ class TestAPIWorkers(base.BaseTestCase):
         services.wait_for(
             lambda: services.http_answers(self.endpoint + '/'), 60,
             'blazar-ext-api on %s' % self.endpoint, processes=[self.api])
-        self.workers = services.wait_for(
-            lambda: len(_children(self.api.process.pid)) == 2 and
-            _children(self.api.process.pid), 30, 'two workers')
+        self.workers = services.api_workers(self.api.process.pid, 2)
 
     def _answers(self, times: int = 6) -> None:
         for _ in range(times):
@@ -64,10 +56,7 @@ class TestAPIWorkers(base.BaseTestCase):
     def test_each_worker_answers_while_the_other_is_stopped(self):
         self.assertEqual(2, len(set(self.workers)))
         self._answers()
-        for stopped in self.workers:
-            os.kill(stopped, signal.SIGSTOP)
-            try:
+        for worker in self.workers:
+            with services.stopped(worker):
                 self._answers()
-            finally:
-                os.kill(stopped, signal.SIGCONT)
         self._answers()

@@ -9,7 +9,6 @@ refused) from either worker finds every family, counted across both.
 import datetime
 import os
 import re
-import signal
 
 import fixtures
 from oslo_utils import timeutils
@@ -29,11 +28,6 @@ DASHBOARD = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
 MISSING_UUID = '2f1d7a52-9a3c-4b8e-8f1e-000000000000'
 # GET /v1/leases sent while each worker serves alone.
 LISTS_PER_WORKER = 5
-
-
-def _children(pid: int) -> list[int]:
-    with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
-        return sorted(int(child) for child in f.read().split())
 
 
 def _date(delta: datetime.timedelta) -> str:
@@ -69,10 +63,8 @@ class TestMetrics(base.BaseTestCase):
             extra_config='[metrics]\nmanager_port = %d\n'
             % self.manager_port))
         self.url = self.deployment.endpoint
-        api = self.deployment.api.process.pid
-        self.workers = services.wait_for(
-            lambda: len(_children(api)) == 2 and _children(api), 30,
-            'two API workers')
+        self.workers = services.api_workers(
+            self.deployment.api.process.pid, 2)
 
     def call(self, method: str, path: str, body=None, expected: int = 200,
              headers: dict = ADMIN) -> requests.Response:
@@ -105,13 +97,10 @@ class TestMetrics(base.BaseTestCase):
                       % MISSING_UUID, headers=PLACEMENT, expected=404)
             self.call('GET', '/v2/metadefs/namespaces')
         # Each worker alone in turn: both count requests.
-        for stopped in self.workers:
-            os.kill(stopped, signal.SIGSTOP)
-            try:
+        for worker in self.workers:
+            with services.stopped(worker):
                 for _ in range(LISTS_PER_WORKER):
                     self.call('GET', '/v1/leases')
-            finally:
-                os.kill(stopped, signal.SIGCONT)
 
     def test_each_family_after_known_traffic(self):
         self.traffic()
@@ -126,12 +115,9 @@ class TestMetrics(base.BaseTestCase):
                 lease['status'], 0) + 1
         self.assertEqual({'ACTIVE': 1, 'PENDING': 1}, by_status)
         # Whichever worker answers, the counts are both workers'.
-        for stopped in self.workers:
-            os.kill(stopped, signal.SIGSTOP)
-            try:
+        for worker in self.workers:
+            with services.stopped(worker):
                 resp = self.call('GET', '/metrics')
-            finally:
-                os.kill(stopped, signal.SIGCONT)
             self.assertTrue(resp.headers['Content-Type'].startswith(
                 'text/plain'), resp.headers)
             found = samples(resp.text)
