@@ -212,6 +212,30 @@ class UsageEnforcement:
                             'of lease %s (the lease ends anyway): %s',
                             flt.name, lease.get('id'), exc)
 
+    def in_transaction(self, action: str, session, context,
+                       *leases: dict) -> None:
+        """Run every filter's write_<action> (create, update, delete) in
+        the manager's transaction; a refusal undoes the change (403)."""
+        filters = self._active()
+        if not filters:
+            return
+        ctx = payload.context_payload(context, self.conf, leases[-1],
+                                      prefer_lease_owner=True)
+        if self._exempted(ctx):
+            return
+        for flt in filters:
+            try:
+                getattr(flt, 'write_' + action)(session, ctx, *leases)
+            except exceptions.EnforcementRejected as exc:
+                if exc.filter_name is None:
+                    exc.filter_name = flt.name
+                LOG.info('Usage enforcement filter %s denied %s: %s',
+                         flt.name, action, exc)
+                raise
+            except exceptions.Forbidden as exc:
+                raise exceptions.EnforcementRejected(
+                    str(exc), filter_name=flt.name) from exc
+
     @staticmethod
     def _run(flt: base.BaseFilter, method: str, *args) -> None:
         try:

@@ -1,0 +1,63 @@
+"""What a lease holds, as the pricing of blazar_ext.enforcement.pricing
+needs it, and which hosts a host rate's expression matches."""
+
+import sqlalchemy as sa
+
+from blazar_ext.db.api import host_properties
+from blazar_ext.db.models import floatingip as fip_models
+from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import instance as instance_models
+from blazar_ext.db.models import lease as lease_models
+
+HOST_TYPE = 'physical:host'
+FIP_TYPE = 'virtual:floatingip'
+
+
+def held(session, reservations: list) -> dict:
+    """{reservation id: facts} of the reservations (dicts with id and
+    resource_type): host ids, floating IP count, or instance size."""
+    ids = [r['id'] for r in reservations]
+    facts = {r['id']: {'resource_type': r['resource_type'], 'count': 0,
+                       'host_ids': [], 'vcpus': 0, 'memory_mb': 0}
+             for r in reservations}
+    if not ids:
+        return facts
+    alloc = lease_models.ComputeHostAllocation
+    for reservation_id, host_id in session.execute(
+            sa.select(alloc.reservation_id, alloc.compute_host_id)
+            .where(alloc.reservation_id.in_(ids))):
+        facts[reservation_id]['host_ids'].append(host_id)
+        facts[reservation_id]['count'] += 1
+    fips = fip_models.FloatingIPAllocation
+    for reservation_id, count in session.execute(
+            sa.select(fips.reservation_id, sa.func.count())
+            .where(fips.reservation_id.in_(ids))
+            .group_by(fips.reservation_id)):
+        facts[reservation_id]['count'] = count
+    detail = instance_models.InstanceReservation
+    for row in session.execute(
+            sa.select(detail.reservation_id, detail.amount, detail.vcpus,
+                      detail.memory_mb)
+            .where(detail.reservation_id.in_(ids))):
+        facts[row.reservation_id].update(
+            count=row.amount, vcpus=row.vcpus, memory_mb=row.memory_mb)
+    return facts
+
+
+def hosts_matching(session, expression, host_ids: list) -> list:
+    """The hosts among ``host_ids`` that ``expression`` matches."""
+    if not host_ids:
+        return []
+    condition = host_properties.compile_host_filter('', expression)
+    host = host_models.ComputeHost
+    return list(session.scalars(
+        sa.select(host.id).where(host.id.in_(host_ids), condition)))
+
+
+def host_vcpus(session, host_ids: list) -> dict:
+    """{host id: vcpus} of the hosts."""
+    if not host_ids:
+        return {}
+    host = host_models.ComputeHost
+    return dict(session.execute(
+        sa.select(host.id, host.vcpus).where(host.id.in_(host_ids))).all())

@@ -1,0 +1,69 @@
+"""What a project or user holds, for the fair-use enforcement filters.
+
+Called by the filters in the transaction of the lease change, so the
+lease being made is counted with the others.
+"""
+
+import datetime
+
+import sqlalchemy as sa
+
+from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import instance as instance_models
+from blazar_ext.db.models import lease as lease_models
+from blazar_ext import states
+
+
+def _of_project(alloc, project_id: str):
+    reservation = lease_models.Reservation
+    lease = lease_models.Lease
+    return alloc.reservation_id.in_(
+        sa.select(reservation.id).join(lease, lease.id == reservation.lease_id)
+        .where(lease.project_id == project_id))
+
+
+def host_windows(session, project_id: str, start: datetime.datetime,
+                 end: datetime.datetime, host_ids=None) -> list:
+    """(start, end, host id, hostname, vcpus) of the project's host
+    allocations overlapping [start, end] (on ``host_ids`` if given)."""
+    alloc = lease_models.ComputeHostAllocation
+    host = host_models.ComputeHost
+    query = (sa.select(alloc.start_date, alloc.end_date,
+                       alloc.compute_host_id, host.hypervisor_hostname,
+                       host.vcpus)
+             .join(host, host.id == alloc.compute_host_id)
+             .where(_of_project(alloc, project_id),
+                    alloc.start_date < end, alloc.end_date > start))
+    if host_ids is not None:
+        query = query.where(alloc.compute_host_id.in_(list(host_ids)))
+    return [tuple(row) for row in session.execute(query)]
+
+
+def instance_windows(session, project_id: str, start: datetime.datetime,
+                     end: datetime.datetime) -> list:
+    """(start, end, vcpus) of the project's instance allocations
+    overlapping [start, end]."""
+    alloc = instance_models.InstanceAllocation
+    return [tuple(row) for row in session.execute(
+        sa.select(alloc.start_date, alloc.end_date,
+                  alloc.slots * alloc.vcpus)
+        .where(_of_project(alloc, project_id),
+               alloc.start_date < end, alloc.end_date > start))]
+
+
+def future_leases(session, user_id: str, now: datetime.datetime) -> int:
+    """How many leases of the user have not started yet."""
+    lease = lease_models.Lease
+    return session.scalar(
+        sa.select(sa.func.count()).select_from(lease)
+        .where(lease.user_id == user_id, lease.start_date > now,
+               lease.status == states.Lease.PENDING))
+
+
+def lease_host_ids(session, reservation_ids: list) -> list:
+    alloc = lease_models.ComputeHostAllocation
+    if not reservation_ids:
+        return []
+    return list(session.scalars(
+        sa.select(alloc.compute_host_id).distinct()
+        .where(alloc.reservation_id.in_(reservation_ids))))
