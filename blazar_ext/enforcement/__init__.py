@@ -119,6 +119,14 @@ def load_filters(conf: cfg.ConfigOpts = CONF) -> list:
     return filters
 
 
+PAYLOAD_METHODS = ('check_create', 'check_update', 'on_end')
+
+
+def _implements(flt: base.BaseFilter, method: str) -> bool:
+    return getattr(type(flt), method, None) is not getattr(
+        base.BaseFilter, method)
+
+
 class UsageEnforcement:
     """The chain the manager runs at lease create, update and end."""
 
@@ -146,8 +154,13 @@ class UsageEnforcement:
             return True
         return False
 
-    def _active(self) -> list:
-        return [f for f in self.filters if f.active]
+    def _active(self, *methods: str) -> list:
+        """Active filters implementing any of ``methods`` (default: the
+        payload methods): a filter that only writes in the transaction
+        (budgets) needs no payload, whose candidates cost a query."""
+        methods = methods or PAYLOAD_METHODS
+        return [f for f in self.filters if f.active and any(
+            _implements(f, method) for method in methods)]
 
     @property
     def enabled(self) -> bool:
@@ -216,7 +229,7 @@ class UsageEnforcement:
                        *leases: dict) -> None:
         """Run every filter's write_<action> (create, update, delete) in
         the manager's transaction; a refusal undoes the change (403)."""
-        filters = self._active()
+        filters = self._active('write_' + action)
         if not filters:
             return
         ctx = payload.context_payload(context, self.conf, leases[-1],

@@ -13,34 +13,46 @@ HOST_TYPE = 'physical:host'
 FIP_TYPE = 'virtual:floatingip'
 
 
-def held(session, reservations: list) -> dict:
+def held(session, reservations: list, lease_id: str | None = None
+         ) -> dict:
     """{reservation id: facts} of the reservations (dicts with id and
-    resource_type): host ids, floating IP count, or instance size."""
-    ids = [r['id'] for r in reservations]
+    resource_type): host ids, floating IP count, or instance size. Only
+    the tables of the types present are read; ``lease_id`` selects the
+    lease's reservations by one parameter instead of a list."""
     facts = {r['id']: {'resource_type': r['resource_type'], 'count': 0,
                        'host_ids': [], 'vcpus': 0, 'memory_mb': 0}
              for r in reservations}
-    if not ids:
+    if not facts:
         return facts
-    alloc = lease_models.ComputeHostAllocation
-    for reservation_id, host_id in session.execute(
-            sa.select(alloc.reservation_id, alloc.compute_host_id)
-            .where(alloc.reservation_id.in_(ids))):
-        facts[reservation_id]['host_ids'].append(host_id)
-        facts[reservation_id]['count'] += 1
-    fips = fip_models.FloatingIPAllocation
-    for reservation_id, count in session.execute(
-            sa.select(fips.reservation_id, sa.func.count())
-            .where(fips.reservation_id.in_(ids))
-            .group_by(fips.reservation_id)):
-        facts[reservation_id]['count'] = count
-    detail = instance_models.InstanceReservation
-    for row in session.execute(
-            sa.select(detail.reservation_id, detail.amount, detail.vcpus,
-                      detail.memory_mb)
-            .where(detail.reservation_id.in_(ids))):
-        facts[row.reservation_id].update(
-            count=row.amount, vcpus=row.vcpus, memory_mb=row.memory_mb)
+    types = {r['resource_type'] for r in reservations}
+    if lease_id is not None:
+        reservation = lease_models.Reservation
+        ids = sa.select(reservation.id).where(
+            reservation.lease_id == lease_id).scalar_subquery()
+    else:
+        ids = list(facts)
+    if HOST_TYPE in types:
+        alloc = lease_models.ComputeHostAllocation
+        for reservation_id, host_id in session.execute(
+                sa.select(alloc.reservation_id, alloc.compute_host_id)
+                .where(alloc.reservation_id.in_(ids))):
+            facts[reservation_id]['host_ids'].append(host_id)
+            facts[reservation_id]['count'] += 1
+    if FIP_TYPE in types:
+        fips = fip_models.FloatingIPAllocation
+        for reservation_id, count in session.execute(
+                sa.select(fips.reservation_id, sa.func.count())
+                .where(fips.reservation_id.in_(ids))
+                .group_by(fips.reservation_id)):
+            facts[reservation_id]['count'] = count
+    if types - {HOST_TYPE, FIP_TYPE}:
+        detail = instance_models.InstanceReservation
+        for row in session.execute(
+                sa.select(detail.reservation_id, detail.amount,
+                          detail.vcpus, detail.memory_mb)
+                .where(detail.reservation_id.in_(ids))):
+            facts[row.reservation_id].update(
+                count=row.amount, vcpus=row.vcpus, memory_mb=row.memory_mb)
     return facts
 
 

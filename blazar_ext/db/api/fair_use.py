@@ -60,10 +60,11 @@ def future_leases(session, user_id: str, now: datetime.datetime) -> int:
                lease.status == states.Lease.PENDING))
 
 
-def lease_host_ids(session, reservation_ids: list) -> list:
+def lease_host_ids(session, lease_id: str) -> list:
+    """The hosts the lease holds."""
     alloc = lease_models.ComputeHostAllocation
-    if not reservation_ids:
-        return []
+    reservation = lease_models.Reservation
     return list(session.scalars(
         sa.select(alloc.compute_host_id).distinct()
-        .where(alloc.reservation_id.in_(reservation_ids))))
+        .join(reservation, reservation.id == alloc.reservation_id)
+        .where(reservation.lease_id == lease_id)))

@@ -51,7 +51,8 @@ class Pricer:
 
     def lease_lines(self, session, lease: dict) -> list:
         """The rate lines of what the lease holds, over its window."""
-        facts = budget_cost.held(session, lease['reservations'])
+        facts = budget_cost.held(session, lease['reservations'],
+                                 lease['id'])
         items = [pricing.Item(
             resource_type=f['resource_type'], count=f['count'],
             host_ids=tuple(f['host_ids']), vcpus=f['vcpus'],

@@ -113,12 +113,15 @@ class MaxAdvanceBookingFilter(base.BaseFilter):
                 % (usage.hours(ahead), usage.hours(ahead - limit),
                    usage.hours(limit)))
 
-    def check_create(self, context: dict, lease: dict) -> None:
+    # In the transaction: dates only, but the chain then builds no
+    # payload (with its candidates query) for it.
+    def write_create(self, session, context: dict, lease: dict) -> None:
         self._check(lease)
 
-    def check_update(self, context: dict, current_lease: dict,
+    def write_update(self, session, context: dict, current_lease: dict,
                      lease: dict) -> None:
-        self._check(lease)
+        if _date(lease['start_date']) != _date(current_lease['start_date']):
+            self._check(lease)
 
 
 class AntiStackingFilter(base.BaseFilter):
@@ -136,8 +139,7 @@ class AntiStackingFilter(base.BaseFilter):
         span = datetime.timedelta(hours=opts.stacking_window_hours)
         project_id = lease.get('project_id')
         start, end = _window(lease)
-        host_ids = fair_use_api.lease_host_ids(
-            session, [r['id'] for r in lease['reservations']])
+        host_ids = fair_use_api.lease_host_ids(session, lease['id'])
         if not host_ids:
             return
         by_host = {}

@@ -266,9 +266,11 @@ class TestBudgetConcurrency(BudgetTestCase):
     lets exactly 10 through; the ledger matches the surviving leases."""
 
     def test_parallel_creates_never_overdraw(self):
-        # Between manager processes only row locks serialize.
-        self.useFixture(fixtures.fixtures.MockPatchObject(
-            allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
+        if getattr(self, 'BACKEND', ''):
+            # Between manager processes only row locks serialize. (SQLite
+            # serves one manager; its threads share the process lock.)
+            self.useFixture(fixtures.fixtures.MockPatchObject(
+                allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
         for i in range(4, 31):
             self.add_host('h%d' % i)
         budget = self.budget(10)
