@@ -4,6 +4,8 @@ in the lease's transaction, on SQLite, MariaDB and PostgreSQL."""
 import contextlib
 import threading
 
+import sqlalchemy as sa
+
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.tests import base
@@ -245,6 +247,50 @@ class TestBudgets(BudgetTestCase):
 
     def test_no_budget_no_charge(self):
         self.lease(hours=2)
+
+    def test_delete_after_start_refunds_the_unused_part(self):
+        budget = self.budget(100)
+        lease = self.create(start='now', end=120, headers=P1)
+        self.run_events()
+        self.assertEqual('ACTIVE', self.show(lease['id'])['status'])
+        charged = 100.0 - self.get_budget(budget['id'])['balance']
+        self.assertGreater(charged, 1.9)
+        resp = self.request('DELETE', '/v1/leases/%s' % lease['id'])
+        self.assertEqual(204, resp.status, resp.text)
+        [refund] = [e for e in self.ledger(budget['id'])
+                    if e['kind'] == 'refund']
+        # Some of it was used (the lease started this minute).
+        self.assertLess(refund['amount'], charged)
+        self.assertGreater(refund['amount'], charged * 0.9)
+        self.assertIn('hours unused', refund['reason'])
+
+    def test_period_renews(self):
+        budget = self.budget(10, period='daily')
+        self.lease(hours=2)
+        self.assertEqual(8.0, self.get_budget(budget['id'])['balance'])
+        with self.db.engine.begin() as conn:
+            conn.execute(sa.text(
+                "UPDATE budgets SET period_start = '2020-01-01 00:00:00'"))
+        # Shown renewed at once; written renewed at the next charge.
+        self.assertEqual(10.0, self.get_budget(budget['id'])['balance'])
+        self.lease(hours=3, name='second')
+        self.assertEqual(7.0, self.get_budget(budget['id'])['balance'])
+        self.assertEqual(['create', 'charge', 'renew', 'charge'],
+                         [e['kind'] for e in self.ledger(budget['id'])])
+
+    def test_healing_keeps_the_charge(self):
+        budget = self.budget(100)
+        lease = self.lease(hours=2)
+        [held] = self.allocated_hosts(lease['id'])
+        resp = self.request('PUT', '/v1/os-hosts/%s' % held,
+                            {'reservable': False})
+        self.assertEqual(200, resp.status, resp.text)
+        # Re-placed on another host, at the same price.
+        [now_held] = self.allocated_hosts(lease['id'])
+        self.assertNotEqual(held, now_held)
+        self.assertEqual(['create', 'charge'],
+                         [e['kind'] for e in self.ledger(budget['id'])])
+        self.assertEqual(98.0, self.get_budget(budget['id'])['balance'])
 
 
 class TestRequireBudget(BudgetTestCase):
