@@ -1,6 +1,9 @@
 """What a lease holds, as the pricing of blazar_ext.enforcement.pricing
 needs it, and which hosts a host rate's expression matches."""
 
+import functools
+import json
+
 import sqlalchemy as sa
 
 from blazar_ext.db.api import host_properties
@@ -56,11 +59,19 @@ def held(session, reservations: list, lease_id: str | None = None
     return facts
 
 
+@functools.lru_cache(maxsize=256)
+def _host_condition(expression_json: str):
+    # Rates change rarely and their expressions compile to the same
+    # condition every time (no per-caller visibility: rates are the
+    # operator's).
+    return host_properties.compile_host_filter('', expression_json)
+
+
 def hosts_matching(session, expression, host_ids: list) -> list:
     """The hosts among ``host_ids`` that ``expression`` matches."""
     if not host_ids:
         return []
-    condition = host_properties.compile_host_filter('', expression)
+    condition = _host_condition(json.dumps(expression, sort_keys=True))
     host = host_models.ComputeHost
     return list(session.scalars(
         sa.select(host.id).where(host.id.in_(host_ids), condition)))

@@ -14,12 +14,19 @@ from blazar_ext.db.models import lease as lease_models
 from blazar_ext import states
 
 
-def _of_project(alloc, project_id: str):
+def _project_allocations(alloc, project_id: str, start, end,
+                         *columns) -> sa.Select:
+    """The project's allocations in ``alloc`` overlapping [start, end],
+    driven from its leases (leases.project_id is indexed): a project holds
+    few allocations among the many of a busy window."""
     reservation = lease_models.Reservation
     lease = lease_models.Lease
-    return alloc.reservation_id.in_(
-        sa.select(reservation.id).join(lease, lease.id == reservation.lease_id)
-        .where(lease.project_id == project_id))
+    return (sa.select(*columns)
+            .select_from(lease)
+            .join(reservation, reservation.lease_id == lease.id)
+            .join(alloc, alloc.reservation_id == reservation.id)
+            .where(lease.project_id == project_id,
+                   alloc.start_date < end, alloc.end_date > start))
 
 
 def host_windows(session, project_id: str, start: datetime.datetime,
@@ -28,12 +35,10 @@ def host_windows(session, project_id: str, start: datetime.datetime,
     allocations overlapping [start, end] (on ``host_ids`` if given)."""
     alloc = lease_models.ComputeHostAllocation
     host = host_models.ComputeHost
-    query = (sa.select(alloc.start_date, alloc.end_date,
-                       alloc.compute_host_id, host.hypervisor_hostname,
-                       host.vcpus)
-             .join(host, host.id == alloc.compute_host_id)
-             .where(_of_project(alloc, project_id),
-                    alloc.start_date < end, alloc.end_date > start))
+    query = _project_allocations(
+        alloc, project_id, start, end, alloc.start_date, alloc.end_date,
+        alloc.compute_host_id, host.hypervisor_hostname, host.vcpus
+    ).join(host, host.id == alloc.compute_host_id)
     if host_ids is not None:
         query = query.where(alloc.compute_host_id.in_(list(host_ids)))
     return [tuple(row) for row in session.execute(query)]
@@ -44,19 +49,20 @@ def instance_windows(session, project_id: str, start: datetime.datetime,
     """(start, end, vcpus) of the project's instance allocations
     overlapping [start, end]."""
     alloc = instance_models.InstanceAllocation
-    return [tuple(row) for row in session.execute(
-        sa.select(alloc.start_date, alloc.end_date,
-                  alloc.slots * alloc.vcpus)
-        .where(_of_project(alloc, project_id),
-               alloc.start_date < end, alloc.end_date > start))]
+    return [tuple(row) for row in session.execute(_project_allocations(
+        alloc, project_id, start, end, alloc.start_date, alloc.end_date,
+        alloc.slots * alloc.vcpus))]
 
 
-def future_leases(session, user_id: str, now: datetime.datetime) -> int:
-    """How many leases of the user have not started yet."""
+def future_leases(session, project_id: str, user_id: str,
+                  now: datetime.datetime) -> int:
+    """How many leases of the user in the project have not started yet
+    (by project first: leases.project_id is indexed)."""
     lease = lease_models.Lease
     return session.scalar(
         sa.select(sa.func.count()).select_from(lease)
-        .where(lease.user_id == user_id, lease.start_date > now,
+        .where(lease.project_id == project_id, lease.user_id == user_id,
+               lease.start_date > now,
                lease.status == states.Lease.PENDING))
 
 

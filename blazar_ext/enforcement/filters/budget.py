@@ -85,7 +85,8 @@ class BudgetFilter(base.BaseFilter):
                 ' (%s more than charged already)' % _n(more)
                 if charged else '', _n(available), _n(more - available)))
 
-    def _settle(self, session, lease: dict, reason: str) -> None:
+    def _settle(self, session, lease: dict, reason: str,
+                new: bool = False) -> None:
         now = timeutils.utcnow()
         rows = budget_api.budgets_of(session, lease.get('project_id'),
                                      lease.get('user_id'), lock=True)
@@ -97,7 +98,9 @@ class BudgetFilter(base.BaseFilter):
         cost = pricing.total(self.pricer.lease_lines(session, lease))
         deltas = []
         for row in rows:
-            charged = budget_api.lease_charged(session, row.id, lease['id'])
+            # A new lease has been charged nothing yet.
+            charged = (budget_api.ZERO if new else budget_api.lease_charged(
+                session, row.id, lease['id']))
             delta = cost - charged
             available = budget_api.balance(row, now)
             if delta > 0 and delta > available:
@@ -109,7 +112,8 @@ class BudgetFilter(base.BaseFilter):
                                   reason)
 
     def write_create(self, session, context: dict, lease: dict) -> None:
-        self._settle(session, lease, 'lease %s created' % lease['name'])
+        self._settle(session, lease, 'lease %s created' % lease['name'],
+                     new=True)
 
     def write_update(self, session, context: dict, current_lease: dict,
                      lease: dict) -> None:

@@ -84,8 +84,8 @@ class MaxFutureLeasesFilter(base.BaseFilter):
     def write_create(self, session, context: dict, lease: dict) -> None:
         limit = self.conf.fair_use.max_future_leases
         user_id = lease.get('user_id')
-        count = fair_use_api.future_leases(session, user_id,
-                                           timeutils.utcnow())
+        count = fair_use_api.future_leases(
+            session, lease.get('project_id'), user_id, timeutils.utcnow())
         if count > limit:
             raise self.reject(
                 'Fair-use rule max_future_leases: user %s would have %d '

@@ -2,6 +2,7 @@
 in the lease's transaction, on SQLite, MariaDB and PostgreSQL."""
 
 import contextlib
+import datetime
 import threading
 
 import sqlalchemy as sa
@@ -52,6 +53,13 @@ class BudgetTestCase(base.LeaseTestCase):
         resp = self.request('GET', '/v1/budgets/%s/ledger' % budget_id)
         self.assertEqual(200, resp.status, resp.text)
         return resp.json()['ledger']
+
+    @staticmethod
+    def hours_after_start(lease: dict, hours: int) -> str:
+        """A date ``hours`` after the lease's start (not after now: a
+        minute may have passed since it was created)."""
+        start = datetime.datetime.fromisoformat(lease['start_date'])
+        return (start + datetime.timedelta(hours=hours)).strftime(base.FMT)
 
     def lease(self, hours=2, expect=201, name='lease-1', **values):
         values.setdefault('reservations', [host_reservation()])
@@ -143,11 +151,11 @@ class TestBudgets(BudgetTestCase):
         # 2 hosts x 2 hours x 1 credit (no rates).
         self.assertEqual(96.0, self.get_budget(budget['id'])['balance'])
         resp = self.request('PUT', '/v1/leases/%s' % lease['id'],
-                            {'end_date': _date(60 + 60 * 5)})
+                            {'end_date': self.hours_after_start(lease, 5)})
         self.assertEqual(200, resp.status, resp.text)
         self.assertEqual(90.0, self.get_budget(budget['id'])['balance'])
         resp = self.request('PUT', '/v1/leases/%s' % lease['id'],
-                            {'end_date': _date(60 + 60)})
+                            {'end_date': self.hours_after_start(lease, 1)})
         self.assertEqual(200, resp.status, resp.text)
         self.assertEqual(98.0, self.get_budget(budget['id'])['balance'])
         # Deleted before it starts: all of it comes back.
@@ -183,7 +191,7 @@ class TestBudgets(BudgetTestCase):
         # leaves the lease and the budget as they were.
         lease = self.lease(hours=1, name='small')
         resp = self.request('PUT', '/v1/leases/%s' % lease['id'],
-                            {'end_date': _date(60 + 60 * 4)})
+                            {'end_date': self.hours_after_start(lease, 4)})
         self.assertEqual(403, resp.status, resp.text)
         self.assertIn('3 more than charged already',
                       resp.json()['error_message'])
