@@ -184,6 +184,25 @@ class EnforcementRejected(Forbidden):
         self.filter_name = filter_name
 
 
+# Budgets (issue 31).
+
+class BudgetNotFound(NotFound):
+    msg_fmt = 'Budget %(budget)s could not be found.'
+    code = 'blazar_ext.budget_not_found'
+
+
+class BudgetExists(Conflict):
+    msg_fmt = ('A budget for project %(project_id)s%(user)s already '
+               'exists: %(budget)s.')
+    code = 'blazar_ext.budget_exists'
+
+
+class RatesManagedByFile(Conflict):
+    msg_fmt = ('Rates come from the file %(path)s ([budgets] rates_file); '
+               'edit it and send the manager SIGHUP instead.')
+    code = 'blazar_ext.rates_managed_by_file'
+
+
 # Placement-compatible inventory. The Placement error code each one answers
 # with is mapped in api/placement/errors.py.
 

@@ -9,6 +9,7 @@ from oslo_log import log as logging
 from blazar_ext.api import metrics
 from blazar_ext.cmd import startup
 from blazar_ext import enforcement
+from blazar_ext.enforcement.filters import budget as budget_filter
 from blazar_ext.manager import service as manager_service
 from blazar_ext import service
 
@@ -33,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     except enforcement.FilterLoadError as exc:
         LOG.error('Cannot start: %s', exc)
         return 1
+    # SIGHUP: the rates file is read again (kept as it was if bad).
+    signal.signal(signal.SIGHUP, lambda *_: budget_filter.reload_rates(
+        manager.endpoint.leases.enforcement))
     stopped.wait()
     manager.stop()
     return 0

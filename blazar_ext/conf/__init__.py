@@ -3,6 +3,7 @@
 from oslo_config import cfg
 
 from blazar_ext.conf import api
+from blazar_ext.conf import budgets
 from blazar_ext.conf import database
 from blazar_ext.conf import default
 from blazar_ext.conf import enforcement
@@ -17,7 +18,7 @@ CONF = cfg.CONF
 
 # One module per option group; opts.py lists them for the generator.
 MODULES = [default, api, placement_api, database, manager, messaging,
-           enforcement, metadefs, health, metrics]
+           enforcement, metadefs, health, metrics, budgets]
 
 for _module in MODULES:
     _module.register_opts(CONF)

@@ -119,6 +119,14 @@ def load_filters(conf: cfg.ConfigOpts = CONF) -> list:
     return filters
 
 
+PAYLOAD_METHODS = ('check_create', 'check_update', 'on_end')
+
+
+def _implements(flt: base.BaseFilter, method: str) -> bool:
+    return getattr(type(flt), method, None) is not getattr(
+        base.BaseFilter, method)
+
+
 class UsageEnforcement:
     """The chain the manager runs at lease create, update and end."""
 
@@ -146,8 +154,13 @@ class UsageEnforcement:
             return True
         return False
 
-    def _active(self) -> list:
-        return [f for f in self.filters if f.active]
+    def _active(self, *methods: str) -> list:
+        """Active filters implementing any of ``methods`` (default: the
+        payload methods): a filter that only writes in the transaction
+        (budgets) needs no payload, whose candidates cost a query."""
+        methods = methods or PAYLOAD_METHODS
+        return [f for f in self.filters if f.active and any(
+            _implements(f, method) for method in methods)]
 
     @property
     def enabled(self) -> bool:
@@ -211,6 +224,30 @@ class UsageEnforcement:
                 LOG.warning('Usage enforcement filter %s failed on the end '
                             'of lease %s (the lease ends anyway): %s',
                             flt.name, lease.get('id'), exc)
+
+    def in_transaction(self, action: str, session, context,
+                       *leases: dict) -> None:
+        """Run every filter's write_<action> (create, update, delete) in
+        the manager's transaction; a refusal undoes the change (403)."""
+        filters = self._active('write_' + action)
+        if not filters:
+            return
+        ctx = payload.context_payload(context, self.conf, leases[-1],
+                                      prefer_lease_owner=True)
+        if self._exempted(ctx):
+            return
+        for flt in filters:
+            try:
+                getattr(flt, 'write_' + action)(session, ctx, *leases)
+            except exceptions.EnforcementRejected as exc:
+                if exc.filter_name is None:
+                    exc.filter_name = flt.name
+                LOG.info('Usage enforcement filter %s denied %s: %s',
+                         flt.name, action, exc)
+                raise
+            except exceptions.Forbidden as exc:
+                raise exceptions.EnforcementRejected(
+                    str(exc), filter_name=flt.name) from exc
 
     @staticmethod
     def _run(flt: base.BaseFilter, method: str, *args) -> None:

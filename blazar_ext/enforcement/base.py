@@ -48,3 +48,19 @@ class BaseFilter:
 
     def on_end(self, context: dict, lease: dict) -> None:
         """Told that a lease ends, on time or early. Errors are logged."""
+
+    # In the transaction of the lease change (after the allocations are
+    # made, before the commit). ``session`` is the manager's; write only
+    # through blazar_ext.db. ``lease`` is the manager's lease dict
+    # (reservations with their details). Raising (reject) undoes the whole
+    # change: a charge or a count made here cannot race the lease.
+
+    def write_create(self, session, context: dict, lease: dict) -> None:
+        """The lease has been created and allocated."""
+
+    def write_update(self, session, context: dict, current_lease: dict,
+                     lease: dict) -> None:
+        """The lease has been changed and reallocated."""
+
+    def write_delete(self, session, context: dict, lease: dict) -> None:
+        """The lease is being deleted."""

@@ -10,6 +10,7 @@ import oslo_messaging as messaging
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import host as host_api
 from blazar_ext import exceptions
+from blazar_ext.manager import budgets
 from blazar_ext.manager import healing
 from blazar_ext.manager import leases
 from blazar_ext.plugins import physical_host
@@ -25,6 +26,8 @@ class ManagerEndpoint:
         self.hosts = physical_host.HostPlugin()
         self.leases = leases.LeaseManager()
         self.healer = healing.Healer(self.leases)
+        # RPC namespace "budgets" (blazar_ext.rpc.budget_client).
+        self.budgets = budgets.BudgetEndpoint(self.leases)
 
     # Hosts. Domain errors are expected: oslo.messaging sends them back to
     # the API without logging a traceback.

@@ -249,12 +249,13 @@ class LeaseManager:
             self.enforcement.check_create(context, self._payload(
                 lease_values, self._with_candidates(context, specs, start,
                                                     end)))
+            # Filters that write (budgets) may refuse in the transaction.
+            lease = self._create(context, lease_values, specs,
+                                 self._events(start, end, before_end))
         except exceptions.Forbidden:
             lease = self._create_refused(context, lease_values, specs)
             self.notify(context, 'create', lease)
             raise
-        lease = self._create(context, lease_values, specs,
-                             self._events(start, end, before_end))
         self.notify(context, 'create', lease)
         return lease
 
@@ -284,7 +285,9 @@ class LeaseManager:
                     context, session, reservation_id, spec,
                     lease_values['start_date'], lease_values['end_date'])
             lease_api.set_events(session, lease_values['id'], events)
-            return self._read(session, lease_values['id'])
+            lease = self._read(session, lease_values['id'])
+            self._in_transaction('create', session, context, lease)
+            return lease
 
     def _create_refused(self, context, lease_values: dict,
                         specs: list) -> dict:
@@ -434,7 +437,9 @@ class LeaseManager:
             # end, as upstream re-arms it.
             lease_api.set_events(session, lease_id, events,
                                  rearm=(EVENT.BEFORE_END_LEASE,))
-            return self._read(session, lease_id)
+            lease = self._read(session, lease_id)
+            self._in_transaction('update', session, context, current, lease)
+            return lease
 
     # Delete
 
@@ -455,11 +460,19 @@ class LeaseManager:
         """Delete the lease and all it holds; the lease as it was."""
         with transaction.writing(context) as session:
             lease = self._read(session, lease_id, lock=True)
+            self._in_transaction('delete', session, context, lease)
             self._each_type(lease, lambda plugin, ids:
                             plugin.delete_details(session, ids))
             lease_api.lease_remove(session, lease_id,
                                    [r['id'] for r in lease['reservations']])
             return lease
+
+    def _in_transaction(self, action: str, session, context,
+                        *leases) -> None:
+        """Enforcement that writes (budgets) in the lease's transaction."""
+        hook = getattr(self.enforcement, 'in_transaction', None)
+        if hook is not None:
+            hook(action, session, context, *leases)
 
     def _each_type(self, lease: dict, call) -> None:
         """``call(plugin, reservation ids)`` once per enabled type."""

@@ -20,7 +20,8 @@ class ManagerService:
         self.endpoint = endpoint.ManagerEndpoint()
         target = messaging.Target(topic=CONF.manager.topic, server=CONF.host)
         self._server = messaging.get_rpc_server(
-            rpc.get_transport(), target, [self.endpoint],
+            rpc.get_transport(), target,
+            [self.endpoint, self.endpoint.budgets],
             executor='threading', serializer=rpc.ContextSerializer())
         self.event_loop = events.EventLoop(self.endpoint.leases)
         self.health_monitor = health.HealthMonitor(self.endpoint.healer)

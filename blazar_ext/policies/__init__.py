@@ -6,6 +6,7 @@ from oslo_utils import importutils
 from stevedore import extension
 
 from blazar_ext.policies import base
+from blazar_ext.policies import budgets
 from blazar_ext.policies import floatingips
 from blazar_ext.policies import leases
 from blazar_ext.policies import metadefs
@@ -42,6 +43,7 @@ MODULES = [
     floatingips,
     properties,
     metrics,
+    budgets,
 ]
 
 

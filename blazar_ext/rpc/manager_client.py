@@ -55,16 +55,17 @@ class ManagerClient:
             timeout=CONF.manager.rpc_timeout,
             retry=CONF.api.rpc_retry)
 
-    def _call(self, context, method: str, version: str = '1.0', **kwargs):
+    def _call(self, context, method: str, version: str = '1.0',
+              namespace: str | None = None, **kwargs):
         if _LOCAL_ENDPOINT is not None:
-            return _call_local(context, method, kwargs)
+            return _call_local(context, method, kwargs, namespace)
         if not self._client.can_send_version(version):
             raise exceptions.ServiceUnavailable(
                 reason='%s needs manager RPC API %s, but [manager] '
                        'rpc_version pins it to %s during an upgrade; try '
                        'again once the managers are upgraded'
                        % (method, version, CONF.manager.rpc_version))
-        client = self._client.prepare(version=version)
+        client = self._client.prepare(version=version, namespace=namespace)
         call = self._pool.submit(client.call, context, method, **kwargs)
         try:
             return call.result(timeout=self._deadline)
@@ -161,10 +162,14 @@ def serve_locally(endpoint) -> None:
     _LOCAL_ENDPOINT = endpoint
 
 
-def _call_local(context, method: str, kwargs: dict):
+def _call_local(context, method: str, kwargs: dict,
+                namespace: str | None = None):
     copied = blazar_context.RequestContext.from_dict(context.to_dict())
+    # An endpoint of another namespace is an attribute of the manager's.
+    endpoint = (getattr(_LOCAL_ENDPOINT, namespace) if namespace
+                else _LOCAL_ENDPOINT)
     try:
-        return getattr(_LOCAL_ENDPOINT, method)(copied, **kwargs)
+        return getattr(endpoint, method)(copied, **kwargs)
     except messaging.ExpectedException as wrapped:
         # The endpoint marks its domain errors for the RPC server, which
         # unwraps them; do as it does.

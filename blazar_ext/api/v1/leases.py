@@ -13,8 +13,10 @@ from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext import exceptions
 from blazar_ext.plugins import loader
+from blazar_ext.policies import budgets as budget_policies
 from blazar_ext.policies import leases as lease_policies
 from blazar_ext import policy
+from blazar_ext.rpc import budget_client
 from blazar_ext.rpc import manager_client
 
 
@@ -49,7 +51,23 @@ def require(values, names: list) -> None:
                     "'%s' is a required property" % m for m in missing)))
 
 
+class QuoteController(rest.RestController):
+    """POST /v1/leases/quote: the create body, priced; nothing changes."""
+
+    @pecan.expose('json')
+    def post(self):
+        context = pecan.request.context
+        policy.authorize(context, budget_policies.QUOTE)
+        values = validation.parse_json(pecan.request.body)
+        require(values, schema.CREATE['required'])
+        validation.validate(schema.CREATE, values)
+        return {'quote': budget_client.get_client().quote_lease(
+            context, values, v1_hosts.show_private(context))}
+
+
 class LeasesController(rest.RestController):
+
+    quote = QuoteController()
 
     @pecan.expose('json')
     def get_all(self, **_query):

@@ -65,12 +65,16 @@ def _rest_routes(controller, path: str) -> list:
         if handler is None or not getattr(handler, 'exposed', False):
             continue
         args = pecan_util.getargspec(handler).args[1:]
-        routes.append((method, '%s/{%s}' % (path, args[0]) if one else path))
+        # PUT /v1/rates: a put without an id replaces the collection.
+        routes.append((method, '%s/{%s}' % (path, args[0])
+                       if one and args else path))
     for name in dir(type(controller)):
         child = getattr(controller, name, None)
         if not isinstance(child, rest.RestController):
             continue
-        get_all = getattr(child, 'get_all', None)
+        # A child with no get_all hangs under an item if its post takes
+        # the item's id (/v1/budgets/{budget_id}/adjust).
+        get_all = getattr(child, 'get_all', getattr(child, 'post', None))
         args = (pecan_util.getargspec(get_all).args[1:]
                 if get_all is not None else [])
         # get_all(self, host_id): the child hangs under an item
@@ -134,6 +138,14 @@ VALID_BODIES = {
         'name': 'renamed', 'end_date': date(700),
         'reservations': [{'id': '{reservation_id}', 'min': 1, 'max': 2,
                           'resource_properties': '["==", "$rack", "r1"]'}]},
+    ('POST', '/v1/leases/quote'): lease_body,
+    ('POST', '/v1/budgets'): lambda: {
+        'project_id': 'p-fuzz', 'credits': 10, 'period': 'monthly'},
+    ('POST', '/v1/budgets/{budget_id}/adjust'): lambda: {
+        'amount': 5, 'reason': 'fuzz'},
+    ('PUT', '/v1/rates'): lambda: {'rates': [
+        {'resource_type': 'physical:host',
+         'properties': ['==', '$rack', 'r1'], 'credits_per_hour': 2}]},
     ('POST', '/v1/os-hosts'): lambda: {
         'name': 'fuzz-host', 'vcpus': 4, 'memory_mb': '4096',
         'local_gb': 10, 'rack': 'r2', 'gpu': True, 'cores': 8.5},
@@ -290,6 +302,8 @@ def seed(request) -> dict:
             {'resource_type': 'physical:host', 'min': 1, 'max': 1,
              'hypervisor_properties': '',
              'resource_properties': '["==", "$rack", "r1"]'}]})['lease']
+    budget = ok('POST', '/v1/budgets',
+                {'project_id': 'p', 'credits': 100})['budget']
     mv = {'OpenStack-API-Version': 'placement latest'}
     ok('POST', '/placement/resource_providers',
        {'name': 'rp1', 'uuid': RP_UUID}, headers=mv)
@@ -333,6 +347,7 @@ def seed(request) -> dict:
         'consumer_uuid': [CONSUMER, lease['id']],
         'namespace': ['FuzzNS'],
         'reservation_id': [lease['reservations'][0]['id']],
+        'budget_id': [budget['id']],
     }
 
 

@@ -1,0 +1,86 @@
+"""What a lease holds, as the pricing of blazar_ext.enforcement.pricing
+needs it, and which hosts a host rate's expression matches."""
+
+import functools
+import json
+
+import sqlalchemy as sa
+
+from blazar_ext.db.api import host_properties
+from blazar_ext.db.models import floatingip as fip_models
+from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import instance as instance_models
+from blazar_ext.db.models import lease as lease_models
+
+HOST_TYPE = 'physical:host'
+FIP_TYPE = 'virtual:floatingip'
+
+
+def held(session, reservations: list, lease_id: str | None = None
+         ) -> dict:
+    """{reservation id: facts} of the reservations (dicts with id and
+    resource_type): host ids, floating IP count, or instance size. Only
+    the tables of the types present are read; ``lease_id`` selects the
+    lease's reservations by one parameter instead of a list."""
+    facts = {r['id']: {'resource_type': r['resource_type'], 'count': 0,
+                       'host_ids': [], 'vcpus': 0, 'memory_mb': 0}
+             for r in reservations}
+    if not facts:
+        return facts
+    types = {r['resource_type'] for r in reservations}
+    if lease_id is not None:
+        reservation = lease_models.Reservation
+        ids = sa.select(reservation.id).where(
+            reservation.lease_id == lease_id).scalar_subquery()
+    else:
+        ids = list(facts)
+    if HOST_TYPE in types:
+        alloc = lease_models.ComputeHostAllocation
+        for reservation_id, host_id in session.execute(
+                sa.select(alloc.reservation_id, alloc.compute_host_id)
+                .where(alloc.reservation_id.in_(ids))):
+            facts[reservation_id]['host_ids'].append(host_id)
+            facts[reservation_id]['count'] += 1
+    if FIP_TYPE in types:
+        fips = fip_models.FloatingIPAllocation
+        for reservation_id, count in session.execute(
+                sa.select(fips.reservation_id, sa.func.count())
+                .where(fips.reservation_id.in_(ids))
+                .group_by(fips.reservation_id)):
+            facts[reservation_id]['count'] = count
+    if types - {HOST_TYPE, FIP_TYPE}:
+        detail = instance_models.InstanceReservation
+        for row in session.execute(
+                sa.select(detail.reservation_id, detail.amount,
+                          detail.vcpus, detail.memory_mb)
+                .where(detail.reservation_id.in_(ids))):
+            facts[row.reservation_id].update(
+                count=row.amount, vcpus=row.vcpus, memory_mb=row.memory_mb)
+    return facts
+
+
+@functools.lru_cache(maxsize=256)
+def _host_condition(expression_json: str):
+    # Rates change rarely and their expressions compile to the same
+    # condition every time (no per-caller visibility: rates are the
+    # operator's).
+    return host_properties.compile_host_filter('', expression_json)
+
+
+def hosts_matching(session, expression, host_ids: list) -> list:
+    """The hosts among ``host_ids`` that ``expression`` matches."""
+    if not host_ids:
+        return []
+    condition = _host_condition(json.dumps(expression, sort_keys=True))
+    host = host_models.ComputeHost
+    return list(session.scalars(
+        sa.select(host.id).where(host.id.in_(host_ids), condition)))
+
+
+def host_vcpus(session, host_ids: list) -> dict:
+    """{host id: vcpus} of the hosts."""
+    if not host_ids:
+        return {}
+    host = host_models.ComputeHost
+    return dict(session.execute(
+        sa.select(host.id, host.vcpus).where(host.id.in_(host_ids))).all())
