@@ -8,6 +8,7 @@ import webob.exc
 
 from blazar_ext.api.v1 import leases
 from blazar_ext.api.v1 import properties
+from blazar_ext.api.v1 import subscriptions
 from blazar_ext.plugins import loader
 
 
@@ -52,6 +53,8 @@ class V1Controller:
 
 
 pecan.route(V1Controller, 'leases', leases.LeasesController())
+pecan.route(V1Controller, 'subscriptions',
+            subscriptions.SubscriptionsController())
 
 
 # The only version, with no microversions: upstream Blazar 18 says 1.0
