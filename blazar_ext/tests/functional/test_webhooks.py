@@ -10,6 +10,7 @@ from blazar_ext.notifications import catalog
 from blazar_ext.notifications import cloudevents
 from blazar_ext.notifications import delivery
 from blazar_ext.tests import base
+from blazar_ext.tests.functional import backends
 from blazar_ext.tests.functional import webhook_receiver
 
 SECRET = 'a-secret-of-twenty-chars'
@@ -188,6 +189,10 @@ class TestDeliveries(WebhookTestCase):
         [found] = self.deliveries(subscription)
         self.assertEqual(302, found['last_status_code'])
         self.assertIn('not followed', found['last_error'])
+
+
+TestDeliveriesMySQL, TestDeliveriesPostgreSQL = (
+    backends.on_each_backend(TestDeliveries))
 
 
 class TestDeliveryThread(base.HostServiceTestCase):
