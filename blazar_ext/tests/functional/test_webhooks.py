@@ -2,10 +2,14 @@
 event once, signed, in order per lease; retries; dead letters."""
 
 import datetime
+import threading
 import time
 
 from oslo_utils import timeutils
 
+from blazar_ext import context
+from blazar_ext.db.api import outbox as outbox_api
+from blazar_ext.db import session as db_session
 from blazar_ext.notifications import catalog
 from blazar_ext.notifications import cloudevents
 from blazar_ext.notifications import delivery
@@ -213,3 +217,63 @@ class TestDeliveryThread(base.HostServiceTestCase):
             time.sleep(0.1)
         self.assertEqual([lease['id']],
                          [e['subject'] for e in receiver.events()])
+
+
+class TestSharedWork(WebhookTestCase):
+    """Several managers share the deliveries; a dead one's claims are
+    taken over."""
+
+    def record(self, count: int, subjects: int) -> list:
+        ctx = context.get_admin_context()
+        ids = []
+        with db_session.writer.using(ctx) as session:
+            for n in range(count):
+                ids.append(outbox_api.record(
+                    session, 'lease.updated',
+                    {'id': 'lease-%d' % (n % subjects), 'n': n},
+                    project_id='demo'))
+        return ids
+
+    def test_two_managers_deliver_each_event_once_in_order(self):
+        receiver = self.useFixture(webhook_receiver.Receiver())
+        self.subscribe(receiver, events=['lease.updated'],
+                       all_projects=True)
+        self.conf.set_override('batch_size', 7, group='notifications')
+        ids = self.record(120, subjects=10)
+        other = delivery.DeliveryLoop(delivery.Dispatcher(
+            self.manager.service.endpoint.leases))
+        self.addCleanup(other.dispatcher.close)
+        threads = [threading.Thread(target=loop.run_once)
+                   for loop in (self.loop, other)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.deliver(times=3)
+        events = receiver.events()
+        self.assertEqual(sorted(ids), sorted(e['id'] for e in events))
+        for subject in {e['subject'] for e in events}:
+            numbers = [e['data']['n'] for e in events
+                       if e['subject'] == subject]
+            self.assertEqual(sorted(numbers), numbers)
+
+    def test_a_dead_managers_claims_are_taken_over(self):
+        receiver = self.useFixture(webhook_receiver.Receiver())
+        self.subscribe(receiver, events=['lease.updated'],
+                       all_projects=True)
+        ids = self.record(5, subjects=5)
+        ctx = context.get_admin_context()
+        timeout = self.conf.notifications.claim_timeout
+        # A manager claims them all and dies before posting.
+        claimed = outbox_api.deliveries_claim(ctx, timeutils.utcnow(),
+                                              timeout)
+        self.assertEqual(5, len(claimed))
+        self.deliver()
+        self.assertEqual([], receiver.received)
+        self.deliver(minutes=timeout / 60.0 + 1)
+        self.assertEqual(sorted(ids),
+                         sorted(e['id'] for e in receiver.events()))
+
+
+TestSharedWorkMySQL, TestSharedWorkPostgreSQL = (
+    backends.on_each_backend(TestSharedWork))
