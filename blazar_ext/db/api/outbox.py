@@ -43,7 +43,12 @@ def _primitive(payload: dict) -> dict:
 def listeners(session, event_type: str, project_id: str | None,
               lead_time: int | None = None) -> list:
     """Ids of the subscriptions that hear ``event_type`` of
-    ``project_id``'s resources (and, for ending_soon, at ``lead_time``)."""
+    ``project_id``'s resources (and, for ending_soon, at ``lead_time``);
+    read once per transaction and event kind."""
+    cache = session.info.setdefault('outbox_listeners', {})
+    key = (event_type, project_id, lead_time)
+    if key in cache:
+        return cache[key]
     table = models.Subscription.__table__
     where = [table.c.project_id.is_(None)]
     if project_id is not None:
@@ -58,6 +63,7 @@ def listeners(session, event_type: str, project_id: str | None,
                 lead_time not in jsonutils.loads(row.lead_times)):
             continue
         found.append(row.id)
+    cache[key] = found
     return found
 
 
@@ -79,22 +85,23 @@ def record(session, event_type: str, payload: dict,
     if project_id is None:
         project_id = data.get('project_id')
     now = timeutils.utcnow()
-    event = models.OutboxEvent(
-        id=uuidutils.generate_uuid(), event_type=event_type,
-        subject=subject, project_id=project_id, time=now,
-        payload=jsonutils.dumps(data), dedup_key=dedup_key,
-        notify_status=PENDING if kind.notification else NONE)
-    session.add(event)
-    session.flush()
+    event_id = uuidutils.generate_uuid()
+    # Parameters, not values(): the compiled INSERT is cached.
+    seq = session.execute(sa.insert(models.OutboxEvent.__table__), {
+        'id': event_id, 'event_type': event_type, 'subject': subject,
+        'project_id': project_id, 'time': now,
+        'payload': jsonutils.dumps(data), 'dedup_key': dedup_key,
+        'notify_status': PENDING if kind.notification else NONE,
+        'created_at': now}).inserted_primary_key[0]
     subscriptions = listeners(session, event_type, project_id, lead_time)
     if subscriptions:
-        session.execute(sa.insert(models.Delivery), [
+        session.execute(sa.insert(models.Delivery.__table__), [
             {'id': uuidutils.generate_uuid(), 'subscription_id': sid,
-             'event_id': event.id, 'event_seq': event.seq,
+             'event_id': event_id, 'event_seq': seq,
              'event_type': event_type, 'subject': subject,
              'status': PENDING, 'attempts': 0, 'next_attempt_at': now,
              'created_at': now} for sid in subscriptions])
-    return event.id
+    return event_id
 
 
 def record_once(context, event_type: str, payload: dict, dedup_key: str,
@@ -173,22 +180,26 @@ def deliveries_claim(context, now: datetime.datetime, claim_timeout: float,
                      limit: int = 100) -> list:
     """Claim due deliveries, each the oldest open one of its
     (subscription, subject) queue, so a lease's events reach a receiver
-    in order. Each with its subscription's url and secret and its event."""
+    in order. Each with its subscription's url and secret and its event,
+    and the claim's token."""
     d = models.Delivery.__table__
     earlier = d.alias('earlier')
     s = models.Subscription.__table__
     o = models.OutboxEvent.__table__
-    token = uuidutils.generate_uuid()
     head = ~sa.exists().where(earlier.c.subscription_id == d.c.subscription_id,
                               earlier.c.subject == d.c.subject,
                               earlier.c.event_seq < d.c.event_seq,
                               earlier.c.status.in_(OPEN))
-    with db_session.writer.using(context) as session:
+    # Found by a reader first: an idle poll takes no write lock.
+    with db_session.reader.using(context) as session:
         ids = list(session.scalars(
             sa.select(d.c.id).where(_due(d, now, claim_timeout), head)
             .order_by(d.c.event_seq).limit(limit)))
-        if not ids:
-            return []
+    if not ids:
+        return []
+    token = uuidutils.generate_uuid()
+    with db_session.writer.using(context) as session:
+        # Guarded again: of several managers, one claims each.
         session.execute(
             sa.update(d).where(d.c.id.in_(ids), _due(d, now, claim_timeout))
             .values(status=IN_PROGRESS, claimed_at=now, claim_token=token))
@@ -203,29 +214,42 @@ def deliveries_claim(context, now: datetime.datetime, claim_timeout: float,
             .order_by(d.c.event_seq))]
 
 
+def _finish_values(result: dict) -> dict:
+    values = {'status': result['status'],
+              'last_status_code': result['status_code'],
+              'last_error': result['error']}
+    if result['status'] == PENDING:
+        values['next_attempt_at'] = result['next_attempt_at']
+    return values
+
+
 @db_retry.on_deadlock
 def deliveries_finish(context, results: list) -> None:
     """Record attempts: each result is {'id', 'claim_token',
     'attempted_at', 'status_code', 'error', 'duration_ms', 'status'
     (DELIVERED, PENDING or DEAD), 'next_attempt_at'}. A claim another
     manager has taken over since is left to it."""
+    if not results:
+        return
     d = models.Delivery.__table__
+    now = timeutils.utcnow()
+    # One UPDATE per distinct outcome (a batch of successes is one).
+    groups: dict = {}
+    for result in results:
+        values = _finish_values(result)
+        key = (result['claim_token'], tuple(sorted(values.items())))
+        groups.setdefault(key, []).append(result['id'])
     with db_session.writer.using(context) as session:
-        for result in results:
-            values = {'status': result['status'],
-                      'attempts': d.c.attempts + 1,
-                      'last_status_code': result['status_code'],
-                      'last_error': result['error'],
-                      'claim_token': None}
-            if result['status'] == DELIVERED:
-                values['delivered_at'] = result['attempted_at']
-            elif result['status'] == PENDING:
-                values['next_attempt_at'] = result['next_attempt_at']
+        for (token, values), ids in groups.items():
+            values = dict(values)
+            if values['status'] == DELIVERED:
+                values['delivered_at'] = now
             session.execute(
-                sa.update(d).where(d.c.id == result['id'],
-                                   d.c.claim_token == result['claim_token'],
+                sa.update(d).where(d.c.id.in_(ids),
+                                   d.c.claim_token == token,
                                    d.c.status == IN_PROGRESS)
-                .values(**values))
+                .values(attempts=d.c.attempts + 1, claim_token=None,
+                        **values))
         session.execute(sa.insert(models.DeliveryAttempt), [
             {'delivery_id': r['id'], 'attempted_at': r['attempted_at'],
              'status_code': r['status_code'], 'error': r['error'],
