@@ -138,8 +138,7 @@ class Dispatcher:
                 CONF.notifications.batch_size)
             if not claimed:
                 break
-            done = list(self._executor().map(self.attempt, claimed))
-            outbox_api.deliveries_finish(context, done)
+            done = list(self._executor().map(self._deliver_one, claimed))
             results.extend(done)
             if not any(r['status'] == outbox_api.DELIVERED for r in done):
                 break
@@ -156,6 +155,15 @@ class Dispatcher:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+    def _deliver_one(self, delivery: dict) -> dict:
+        """Attempt and record at once: the sooner the answer is
+        recorded, the smaller the window in which a manager dying would
+        leave a delivered event to be delivered again."""
+        result = self.attempt(delivery)
+        outbox_api.deliveries_finish(blazar_context.get_admin_context(),
+                                     [result])
+        return result
 
     def attempt(self, delivery: dict) -> dict:
         """POST one claimed delivery; its result for deliveries_finish."""
