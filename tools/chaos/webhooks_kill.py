@@ -91,7 +91,12 @@ def load(lease_load, stop, rnd, host_ids) -> None:
         if lease and rnd.random() < 0.15:
             lease_load.delete(lease['id'])
         if rnd.random() < 0.1:
-            host = rnd.choice(host_ids)
+            # A host some lease holds: healing moves it, or degrades it.
+            _status, body = lease_load.request('GET',
+                                               '/v1/os-hosts/allocations')
+            used = [a['resource_id'] for a in (body or {}).get(
+                'allocations', []) if a['reservations']]
+            host = rnd.choice(used or host_ids)
             lease_load.request('PUT', '/v1/os-hosts/%s' % host,
                                {'reservable': False})
             time.sleep(0.5)
