@@ -283,3 +283,8 @@ class InsufficientCapacity(Conflict):
 
 class AllocationsNotFound(NotFound):
     msg_fmt = 'No allocations for consumer \'%(consumer)s\''
+
+
+class SubscriptionNotFound(NotFound):
+    msg_fmt = 'Subscription %(subscription)s not found.'
+    code = 'blazar_ext.subscription_not_found'

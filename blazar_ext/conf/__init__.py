@@ -12,13 +12,15 @@ from blazar_ext.conf import manager
 from blazar_ext.conf import messaging
 from blazar_ext.conf import metadefs
 from blazar_ext.conf import metrics
+from blazar_ext.conf import notifications
 from blazar_ext.conf import placement_api
 
 CONF = cfg.CONF
 
 # One module per option group; opts.py lists them for the generator.
 MODULES = [default, api, placement_api, database, manager, messaging,
-           enforcement, metadefs, health, metrics, budgets]
+           enforcement, metadefs, health, metrics, budgets,
+           notifications]
 
 for _module in MODULES:
     _module.register_opts(CONF)

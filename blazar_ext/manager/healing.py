@@ -16,9 +16,10 @@ resource serves it does, and that resource satisfies the request the
 chain approved. Filters that account for resources hear of it through the
 ``lease.event.healed`` notification, which names what moved.
 
-Notifications, after the transaction commits:
-    lease.event.healed   a reservation got a replacement (payload: the
-                         lease, with ``healed``: [{reservation_id,
+Events, recorded in the outbox in the healing transaction (sent once it
+commits; oslo.messaging names in brackets):
+    reservation.healed   a reservation got a replacement (payload: the
+    (lease.event.healed) lease, with ``healed``: [{reservation_id,
                          resource_type, from, to}])
     lease.degraded       a reservation of the lease lost a resource and
                          found no replacement (payload: the lease, with
@@ -34,6 +35,7 @@ from oslo_utils import timeutils
 from blazar_ext.db.api import floatingip as floatingip_api
 from blazar_ext.db.api import healing as healing_api
 from blazar_ext.db.api import host_service
+from blazar_ext.db.api import lease as lease_api
 from blazar_ext import metrics
 
 LOG = logging.getLogger(__name__)
@@ -91,7 +93,8 @@ class Healer:
         if not lease_ids:
             return []
         outcomes = healing_api.heal_leases(context, lease_ids, now,
-                                           self._heal_reservations)
+                                           self._heal_reservations,
+                                           self._record)
         for outcome in outcomes:
             for change in outcome['replaced']:
                 metrics.count_heal('replaced')
@@ -105,7 +108,7 @@ class Healer:
                             'resources: nothing free fits',
                             reservation_id, outcome['lease_id'])
         self._healed(context, outcomes)
-        self._notify(context, outcomes)
+        self.leases.notify(context)
         return outcomes
 
     def retry_missing(self, context,
@@ -147,21 +150,16 @@ class Healer:
                 LOG.exception('Reservation %s moved, but its %s view did '
                               'not follow', reservation_id, resource_type)
 
-    def _notify(self, context, outcomes: list) -> None:
-        worth = [o for o in outcomes if o['replaced'] or o['newly_missing']]
-        if not worth:
-            return
-        leases = {lease['id']: lease
-                  for lease in self.leases.plugins.with_details(
-                      context, healing_api.leases_get(
-                          context, [o['lease_id'] for o in worth]))}
-        for outcome in worth:
-            lease = leases.get(outcome['lease_id'])
-            if lease is None:
-                continue  # deleted since
+    def _record(self, session, outcomes: list) -> None:
+        """The outbox events of the outcomes, in the healing transaction."""
+        for outcome in outcomes:
+            if not (outcome['replaced'] or outcome['newly_missing']):
+                continue
+            lease = self.leases.plugins.add_details(session, [
+                lease_api.lease_read(session, outcome['lease_id'])])[0]
             if outcome['replaced']:
-                self.leases.notify(context, 'event.healed',
-                                   dict(lease, healed=outcome['replaced']))
+                self.leases.record(session, 'reservation.healed', lease,
+                                   healed=outcome['replaced'])
             if outcome['newly_missing']:
-                self.leases.notify(context, 'degraded',
-                                   dict(lease, missing=outcome['missing']))
+                self.leases.record(session, 'lease.degraded', lease,
+                                   missing=outcome['missing'])

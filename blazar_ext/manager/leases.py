@@ -36,18 +36,18 @@ import datetime
 
 from oslo_config import cfg
 from oslo_log import log as logging
-from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import lease as lease_api
+from blazar_ext.db.api import outbox as outbox_api
 from blazar_ext.db.api import transaction
 from blazar_ext.enforcement import allocations as enforcement_allocations
 from blazar_ext import exceptions
+from blazar_ext.notifications import delivery
 from blazar_ext.plugins import base as plugin_base
 from blazar_ext.plugins import loader
-from blazar_ext import rpc
 from blazar_ext import states
 
 CONF = cfg.CONF
@@ -58,6 +58,11 @@ RESERVATION = states.Reservation
 EVENT = states.Event
 
 DATE_FORMATS = ('%Y-%m-%d %H:%M', '%Y-%m-%d %H:%M:%S')
+
+# The outbox event (notifications.catalog) each lease event records.
+EVENT_NOTIFICATIONS = {EVENT.START_LEASE: 'lease.started',
+                       EVENT.BEFORE_END_LEASE: 'lease.before_end',
+                       EVENT.END_LEASE: 'lease.ended'}
 
 
 def _known(resources: dict, ids: list) -> list:
@@ -140,7 +145,7 @@ class LeaseManager:
     def __init__(self, enforcement=None, plugins=None):
         self._plugins = plugins
         self.enforcement = enforcement or load_enforcement()
-        self._notifier = None
+        self.outbox = delivery.Dispatcher(self)
 
     @property
     def plugins(self) -> loader.Plugins:
@@ -149,16 +154,16 @@ class LeaseManager:
 
     # Helpers
 
-    def notify(self, context, event: str, lease: dict) -> None:
-        """Emit lease.<event> through oslo.messaging's notifier."""
-        if self._notifier is None:
-            self._notifier = rpc.get_notifier('blazar_ext.manager')
-        payload = jsonutils.to_primitive(
-            {k: v for k, v in lease.items()}, convert_datetime=True)
-        try:
-            self._notifier.info(context, 'lease.%s' % event, payload)
-        except Exception:  # a notification must not break the lease
-            LOG.exception('Could not send the lease.%s notification', event)
+    @staticmethod
+    def record(session, event_type: str, lease: dict, **extra) -> None:
+        """Write ``event_type`` (notifications.catalog) about the whole
+        ``lease`` to the outbox, in the transaction of the change."""
+        outbox_api.record(session, event_type, dict(lease, **extra))
+
+    def notify(self, context) -> None:
+        """After a commit that recorded events: send them (the outbox
+        keeps them for the delivery thread if this fails)."""
+        self.outbox.flush(context)
 
     def _plugin(self, resource_type) -> plugin_base.ResourcePlugin:
         return self.plugins.get(resource_type)
@@ -253,10 +258,10 @@ class LeaseManager:
             lease = self._create(context, lease_values, specs,
                                  self._events(start, end, before_end))
         except exceptions.Forbidden:
-            lease = self._create_refused(context, lease_values, specs)
-            self.notify(context, 'create', lease)
+            self._create_refused(context, lease_values, specs)
+            self.notify(context)
             raise
-        self.notify(context, 'create', lease)
+        self.notify(context)
         return lease
 
     def _insert(self, session, lease_values: dict, specs: list,
@@ -287,6 +292,7 @@ class LeaseManager:
             lease_api.set_events(session, lease_values['id'], events)
             lease = self._read(session, lease_values['id'])
             self._in_transaction('create', session, context, lease)
+            self.record(session, 'lease.created', lease)
             return lease
 
     def _create_refused(self, context, lease_values: dict,
@@ -295,7 +301,9 @@ class LeaseManager:
         with transaction.writing(context) as session:
             self._insert(session, dict(lease_values, status=LEASE.ERROR),
                          specs, RESERVATION.ERROR)
-            return self._read(session, lease_values['id'])
+            lease = self._read(session, lease_values['id'])
+            self.record(session, 'lease.created', lease)
+            return lease
 
     # Update
 
@@ -369,7 +377,7 @@ class LeaseManager:
         if changes.keys() & {'start_date', 'end_date'} or before_end:
             events = self._events(start, end, before_end)
         lease = self._update(context, current, changes, specs, events)
-        self.notify(context, 'update', lease)
+        self.notify(context)
         return lease
 
     @staticmethod
@@ -439,6 +447,7 @@ class LeaseManager:
                                  rearm=(EVENT.BEFORE_END_LEASE,))
             lease = self._read(session, lease_id)
             self._in_transaction('update', session, context, current, lease)
+            self.record(session, 'lease.updated', lease)
             return lease
 
     # Delete
@@ -453,7 +462,7 @@ class LeaseManager:
         lease = self._delete(context, lease_id)
         if lease['status'] == LEASE.ACTIVE:
             self._end_reservations(context, lease, held)
-        self.notify(context, 'delete', lease)
+        self.notify(context)
 
     @lease_api.retry
     def _delete(self, context, lease_id: str) -> dict:
@@ -465,6 +474,7 @@ class LeaseManager:
                             plugin.delete_details(session, ids))
             lease_api.lease_remove(session, lease_id,
                                    [r['id'] for r in lease['reservations']])
+            self.record(session, 'lease.deleted', lease)
             return lease
 
     def _in_transaction(self, action: str, session, context,
@@ -547,22 +557,26 @@ class LeaseManager:
             try:
                 lease = self._set_status(context, event['lease_id'],
                                          LEASE.ERROR)
-                self._notify_event(context, event, lease)
             except exceptions.LeaseNotFound:
-                pass
-            lease_api.event_set_status(context, event['id'], EVENT.ERROR)
+                lease = None
+            self._finish_event(context, event, lease, EVENT.ERROR)
             return EVENT.ERROR
-        self._notify_event(context, event, lease)
-        lease_api.event_set_status(context, event['id'], EVENT.DONE)
+        self._finish_event(context, event, lease, EVENT.DONE)
         return EVENT.DONE
 
-    def _notify_event(self, context, event: dict, lease: dict) -> None:
-        """lease.event.<type>, at least once: it goes out before the event
-        is marked done, so a manager killed in between sends it again when
-        the event is retried instead of never. ``event_id`` in the payload
-        lets a consumer drop the repeat."""
-        self.notify(context, 'event.%s' % event['event_type'],
-                    dict(lease, event_id=event['id']))
+    def _finish_event(self, context, event: dict, lease: dict | None,
+                      status: str) -> None:
+        """Mark the event DONE (or ERROR) and record its notification in
+        one transaction: exactly once, whichever manager runs it, and
+        again if a manager dies before the mark and the event is rerun.
+        ``event_id`` in the payload names the lease event."""
+        with transaction.writing(context) as session:
+            if lease is not None:
+                self.record(session,
+                            EVENT_NOTIFICATIONS[event['event_type']], lease,
+                            event_id=event['id'])
+            lease_api.event_set_status(context, event['id'], status)
+        self.notify(context)
 
     def _set_status(self, context, lease_id: str, status: str,
                     reservation_status: str | None = None,

@@ -7,6 +7,7 @@ import oslo_messaging as messaging
 from blazar_ext.manager import endpoint
 from blazar_ext.manager import events
 from blazar_ext.manager import health
+from blazar_ext.notifications import delivery
 from blazar_ext import rpc
 
 CONF = cfg.CONF
@@ -25,6 +26,8 @@ class ManagerService:
             executor='threading', serializer=rpc.ContextSerializer())
         self.event_loop = events.EventLoop(self.endpoint.leases)
         self.health_monitor = health.HealthMonitor(self.endpoint.healer)
+        self.delivery_loop = delivery.DeliveryLoop(
+            self.endpoint.leases.outbox)
 
     def start(self) -> None:
         LOG.info('Manager listening on topic %s as %s',
@@ -32,8 +35,10 @@ class ManagerService:
         self._server.start()
         self.event_loop.start()
         self.health_monitor.start()
+        self.delivery_loop.start()
 
     def stop(self) -> None:
+        self.delivery_loop.stop()
         self.health_monitor.stop()
         self.event_loop.stop()
         self._server.stop()

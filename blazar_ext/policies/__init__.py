@@ -23,6 +23,7 @@ from blazar_ext.policies import placement_resource_provider
 from blazar_ext.policies import placement_trait
 from blazar_ext.policies import placement_usage
 from blazar_ext.policies import properties
+from blazar_ext.policies import subscriptions
 
 # Add a module here when it defines rules for a new resource.
 MODULES = [
@@ -44,6 +45,7 @@ MODULES = [
     properties,
     metrics,
     budgets,
+    subscriptions,
 ]
 
 

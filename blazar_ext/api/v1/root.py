@@ -10,6 +10,7 @@ from blazar_ext.api.v1 import budgets
 from blazar_ext.api.v1 import leases
 from blazar_ext.api.v1 import properties
 from blazar_ext.api.v1 import rates
+from blazar_ext.api.v1 import subscriptions
 from blazar_ext.plugins import loader
 
 
@@ -56,6 +57,8 @@ class V1Controller:
 pecan.route(V1Controller, 'leases', leases.LeasesController())
 pecan.route(V1Controller, 'budgets', budgets.BudgetsController())
 pecan.route(V1Controller, 'rates', rates.RatesController())
+pecan.route(V1Controller, 'subscriptions',
+            subscriptions.SubscriptionsController())
 
 
 # The only version, with no microversions: upstream Blazar 18 says 1.0

@@ -81,18 +81,9 @@ def leases_to_heal(context, now: datetime.datetime, host_ids=None,
     return sorted(found)
 
 
-def leases_get(context, lease_ids) -> list:
-    """The leases of ``lease_ids`` that exist, with reservations and
-    events, in four queries (for the notifications)."""
-    with db_session.reader.using(context) as session:
-        return lease_api._to_dicts(session, list(session.scalars(
-            sa.select(models.Lease).where(
-                models.Lease.id.in_(list(lease_ids)))
-            .order_by(models.Lease.id))))
-
-
 @lease_api.retry
-def heal_leases(context, lease_ids, now: datetime.datetime, heal) -> list:
+def heal_leases(context, lease_ids, now: datetime.datetime, heal,
+                record=None) -> list:
     """Move or flag every reservation of ``lease_ids`` that holds a
     resource out of service or is flagged missing resources.
 
@@ -103,7 +94,8 @@ def heal_leases(context, lease_ids, now: datetime.datetime, heal) -> list:
     order. Returns one outcome per lease touched: {'lease_id',
     'replaced': [{'reservation_id', 'resource_type', 'from', 'to'}],
     'missing' and 'newly_missing': [reservation ids], 'degraded',
-    'was_degraded'}.
+    'was_degraded'}. ``record(session, outcomes)``, if given, runs last in
+    the transaction (the outbox events of the outcomes).
     """
     if not lease_ids:
         return []
@@ -152,7 +144,10 @@ def heal_leases(context, lease_ids, now: datetime.datetime, heal) -> list:
         session.flush()
         # Compiled requests are good for this transaction only.
         session.info.pop('heal_host_filters', None)
-        return [outcomes[k] for k in sorted(outcomes)]
+        result = [outcomes[k] for k in sorted(outcomes)]
+        if record is not None:
+            record(session, result)
+        return result
 
 
 def _heal_by_type(session, rows, lost: dict, by_id: dict,

@@ -10,6 +10,7 @@ from blazar_ext.db.models import host  # noqa: F401
 from blazar_ext.db.models import instance  # noqa: F401
 from blazar_ext.db.models import lease  # noqa: F401
 from blazar_ext.db.models import metadef  # noqa: F401
+from blazar_ext.db.models import outbox  # noqa: F401
 from blazar_ext.db.models import placement  # noqa: F401
 
 BASE = base.BASE

@@ -158,6 +158,11 @@ VALID_BODIES = {
     ('POST', '/v1/floatingips'): lambda: {
         'floating_network_id': 'net-1', 'floating_ip_address': '10.0.0.9',
         'subnet_id': 'sub-1'},
+    ('POST', '/v1/subscriptions'): lambda: {
+        'url': 'https://93.184.215.14/hook', 'events': ['lease.created'],
+        'lead_times': [600], 'secret': 'fuzz-secret-fuzz-secret'},
+    ('PATCH', '/v1/subscriptions/{subscription_id}'): lambda: {
+        'events': ['lease.ended', 'lease.ending_soon']},
     ('POST', '/placement/resource_providers'): lambda: {
         'name': 'fuzz-rp', 'uuid': str(uuid.uuid4()),
         'parent_provider_uuid': RP_UUID},
@@ -304,6 +309,9 @@ def seed(request) -> dict:
              'resource_properties': '["==", "$rack", "r1"]'}]})['lease']
     budget = ok('POST', '/v1/budgets',
                 {'project_id': 'p', 'credits': 100})['budget']
+    subscription = ok('POST', '/v1/subscriptions', {
+        'url': 'https://93.184.215.14/hook', 'events': ['lease.created'],
+        'secret': 'seed-secret-seed-secret'})['subscription']
     mv = {'OpenStack-API-Version': 'placement latest'}
     ok('POST', '/placement/resource_providers',
        {'name': 'rp1', 'uuid': RP_UUID}, headers=mv)
@@ -348,6 +356,7 @@ def seed(request) -> dict:
         'namespace': ['FuzzNS'],
         'reservation_id': [lease['reservations'][0]['id']],
         'budget_id': [budget['id']],
+        'subscription_id': [subscription['id']],
     }
 
 

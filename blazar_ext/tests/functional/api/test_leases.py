@@ -315,27 +315,32 @@ class TestLeaseLifecycle(base.LeaseTestCase):
             [n[1]['payload']['event_id']
              for n in notifications[1:]])
 
-    def test_event_notification_is_sent_before_the_event_is_done(self):
-        # At least once: a manager that dies after marking the event DONE
-        # but before notifying would lose the notification for good.
+    def test_event_notification_is_recorded_with_the_event_done(self):
+        # Exactly once: the outbox row is written in the transaction that
+        # marks the event DONE; what a manager recorded and died before
+        # sending, the delivery thread sends later, once.
         notifications = self._capture_notifications()
         self.add_host('h1')
         lease = self.create(start=10, end=20)
-        set_status = lease_api.event_set_status
-        seen = []
-
-        def recording(context, event_id, status):
-            sent = {n[1]['payload'].get('event_id')
-                    for n in notifications}
-            seen.append((event_id, status, event_id in sent))
-            return set_status(context, event_id, status)
-
+        loop = self.manager.service.delivery_loop
         self.useFixture(fixtures.fixtures.MockPatchObject(
-            lease_api, 'event_set_status', recording))
+            loop.dispatcher, 'flush'))
         self.run_events(minutes=30)
-        events = self.show(lease['id'])['events']
-        self.assertEqual(sorted((e['id'], 'DONE', True) for e in events),
-                         sorted(seen))
+        self.assertEqual(['lease.create'],
+                         [n[1]['event_type'] for n in notifications])
+        later = timeutils.utcnow() + datetime.timedelta(minutes=1)
+        loop.run_once(later)
+        loop.run_once(later)
+        self.assertEqual(['lease.create', 'lease.event.start_lease',
+                          'lease.event.before_end_lease',
+                          'lease.event.end_lease'],
+                         [n[1]['event_type'] for n in notifications])
+        event_ids = {e['event_type']: e['id']
+                     for e in self.show(lease['id'])['events']}
+        self.assertEqual(
+            [event_ids['start_lease'], event_ids['before_end_lease'],
+             event_ids['end_lease']],
+            [n[1]['payload']['event_id'] for n in notifications[1:]])
 
     def test_event_loop_runs_by_itself(self):
         # A short interval and a lease starting now: the loop alone makes

@@ -1,7 +1,7 @@
 """Budgets, their ledger, and the rates set through the API.
 
 Revision ID: 0024
-Revises: 0021
+Revises: 0023
 Create Date: 2026-11-26
 """
 
@@ -9,7 +9,7 @@ from alembic import op
 import sqlalchemy as sa
 
 revision = '0024'
-down_revision = '0021'
+down_revision = '0023'
 
 _TABLE_ARGS = {'mysql_engine': 'InnoDB', 'mysql_charset': 'utf8mb4'}
 CREDITS = sa.Numeric(20, 4)
