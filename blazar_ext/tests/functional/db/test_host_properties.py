@@ -26,6 +26,8 @@ import testtools
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import host as host_api
+from blazar_ext.db.api import host_filter
+from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import host as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -203,10 +205,10 @@ class _HostPropertiesMixin:
 
     def select(self, resource_properties, hypervisor_properties=None,
                private_visible=True) -> set:
-        condition = capability_api.host_filter(
-            self.context, hypervisor_properties, resource_properties,
-            private_visible)
         with db_session.reader.using(self.context) as session:
+            condition = host_filter.build(session, host_properties.HostQuery(
+                hypervisor_properties, resource_properties),
+                private_visible=private_visible)
             return set(session.scalars(
                 sa.select(models.ComputeHost.hypervisor_hostname)
                 .where(condition)))
@@ -492,10 +494,10 @@ class TestHostPropertiesSQLite(_HostPropertiesMixin,
 
     def plan(self, resource_properties) -> str:
         """SQLite's EXPLAIN QUERY PLAN of the host selection, one line."""
-        condition = capability_api.host_filter(
-            self.context, None, resource_properties)
-        query = sa.select(models.ComputeHost.id).where(condition)
         with db_session.reader.using(self.context) as session:
+            condition = host_filter.build(session, host_properties.HostQuery(
+                None, resource_properties), private_visible=True)
+            query = sa.select(models.ComputeHost.id).where(condition)
             compiled = query.compile(session.bind,
                                      compile_kwargs={'literal_binds': True})
             rows = session.execute(

@@ -4,7 +4,6 @@ import json
 
 import testtools
 
-from blazar_ext.db.api import host_properties as hp
 from blazar_ext import exceptions
 from blazar_ext.query import language
 
@@ -13,7 +12,7 @@ class TestParse(testtools.TestCase):
 
     def assertInvalid(self, expression, *fragments,
                       field='resource_properties'):
-        error = self.assertRaises(exceptions.Invalid, hp.parse, expression,
+        error = self.assertRaises(exceptions.Invalid, language.parse, expression,
                                   field)
         self.assertEqual(400, error.status)
         self.assertIn(field, str(error))
@@ -23,64 +22,64 @@ class TestParse(testtools.TestCase):
 
     def test_empty_means_no_filter(self):
         for empty in (None, '', '   ', '[]', []):
-            self.assertIsNone(hp.parse(empty), repr(empty))
+            self.assertIsNone(language.parse(empty), repr(empty))
 
     def test_single_comparison(self):
-        self.assertEqual(hp.Comparison('==', 'vcpus', '8'),
-                         hp.parse('["==", "$vcpus", "8"]'))
+        self.assertEqual(language.Comparison('==', 'vcpus', '8'),
+                         language.parse('["==", "$vcpus", "8"]'))
 
     def test_every_comparison_operator(self):
         for op in ('==', '!=', '<', '<=', '>', '>=', 's==', 's!=', 's<',
                    's<=', 's>', 's>=', '<in>'):
-            self.assertEqual(hp.Comparison(op, 'a', 'b'),
-                             hp.parse([op, '$a', 'b']))
+            self.assertEqual(language.Comparison(op, 'a', 'b'),
+                             language.parse([op, '$a', 'b']))
 
     def test_text_and_list_forms_are_equal(self):
         expression = ['and', ['>=', '$memory_mb', '4096'],
                       ['==', '$gpu', 'true']]
-        self.assertEqual(hp.parse(expression),
-                         hp.parse(json.dumps(expression)))
+        self.assertEqual(language.parse(expression),
+                         language.parse(json.dumps(expression)))
 
     def test_nesting(self):
-        parsed = hp.parse(
+        parsed = language.parse(
             '["or", ["and", [">=", "$memory_mb", "4096"], '
             '["not", ["==", "$gpu", "true"]]], ["in", "$rack", "r1", "r2"]]')
         self.assertEqual(
-            hp.Or((hp.And((hp.Comparison('>=', 'memory_mb', '4096'),
-                           hp.Not(hp.Comparison('==', 'gpu', 'true')))),
-                   hp.Membership('in', 'rack', ('r1', 'r2')))),
+            language.Or((language.And((language.Comparison('>=', 'memory_mb', '4096'),
+                           language.Not(language.Comparison('==', 'gpu', 'true')))),
+                   language.Membership('in', 'rack', ('r1', 'r2')))),
             parsed)
 
     def test_and_or_with_one_item(self):
-        self.assertEqual(hp.And((hp.Comparison('==', 'a', 'b'),)),
-                         hp.parse(['and', ['==', '$a', 'b']]))
-        self.assertEqual(hp.Or((hp.Comparison('==', 'a', 'b'),)),
-                         hp.parse(['or', ['==', '$a', 'b']]))
+        self.assertEqual(language.And((language.Comparison('==', 'a', 'b'),)),
+                         language.parse(['and', ['==', '$a', 'b']]))
+        self.assertEqual(language.Or((language.Comparison('==', 'a', 'b'),)),
+                         language.parse(['or', ['==', '$a', 'b']]))
 
     def test_membership_operators(self):
         for op in ('in', '<or>', '<all-in>'):
-            self.assertEqual(hp.Membership(op, 'f', ('x', 'y')),
-                             hp.parse([op, '$f', 'x', 'y']))
+            self.assertEqual(language.Membership(op, 'f', ('x', 'y')),
+                             language.parse([op, '$f', 'x', 'y']))
             # A single JSON list of values is accepted too.
-            self.assertEqual(hp.Membership(op, 'f', ('x', 'y')),
-                             hp.parse([op, '$f', ['x', 'y']]))
-            self.assertEqual(hp.Membership(op, 'f', ('x',)),
-                             hp.parse([op, '$f', 'x']))
+            self.assertEqual(language.Membership(op, 'f', ('x', 'y')),
+                             language.parse([op, '$f', ['x', 'y']]))
+            self.assertEqual(language.Membership(op, 'f', ('x',)),
+                             language.parse([op, '$f', 'x']))
 
     def test_json_scalars_become_strings(self):
-        self.assertEqual(hp.Comparison('>=', 'memory_mb', '4096'),
-                         hp.parse(['>=', '$memory_mb', 4096]))
-        self.assertEqual(hp.Comparison('==', 'gpu', 'true'),
-                         hp.parse(['==', '$gpu', True]))
-        self.assertEqual(hp.Comparison('==', 'gpu', 'false'),
-                         hp.parse(['==', '$gpu', False]))
-        self.assertEqual(hp.Comparison('<', 'load', '0.5'),
-                         hp.parse('["<", "$load", 0.5]'))
+        self.assertEqual(language.Comparison('>=', 'memory_mb', '4096'),
+                         language.parse(['>=', '$memory_mb', 4096]))
+        self.assertEqual(language.Comparison('==', 'gpu', 'true'),
+                         language.parse(['==', '$gpu', True]))
+        self.assertEqual(language.Comparison('==', 'gpu', 'false'),
+                         language.parse(['==', '$gpu', False]))
+        self.assertEqual(language.Comparison('<', 'load', '0.5'),
+                         language.parse('["<", "$load", 0.5]'))
         # Plain notation: 1e3 must stay a number, not become '1000.0e0'.
-        self.assertEqual(hp.Comparison('<', 'n', '1000.0'),
-                         hp.parse('["<", "$n", 1e3]'))
-        self.assertEqual(hp.Membership('in', 'n', ('1', 'true')),
-                         hp.parse(['in', '$n', 1, True]))
+        self.assertEqual(language.Comparison('<', 'n', '1000.0'),
+                         language.parse('["<", "$n", 1e3]'))
+        self.assertEqual(language.Membership('in', 'n', ('1', 'true')),
+                         language.parse(['in', '$n', 1, True]))
 
     def test_not_json(self):
         self.assertInvalid('["==", "$a"', 'not valid JSON')
@@ -181,7 +180,7 @@ class TestParse(testtools.TestCase):
         self.assertLess(len(str(error)), 600)
 
     def test_properties_of(self):
-        parsed = hp.parse(['and', ['==', '$a', '1'],
+        parsed = language.parse(['and', ['==', '$a', '1'],
                            ['not', ['in', '$b', '1']],
                            ['or', ['<all-in>', '$c', 'x'],
                             ['==', '$a', '2']]])
@@ -217,14 +216,14 @@ class TestOperators(testtools.TestCase):
             ['==', '!=', '<', '<=', '>', '>=', 'and', 'or', 'not', 'in',
              '<or>', '<all-in>', '<in>', 's==', 's!=', 's<', 's<=', 's>',
              's>='],
-            hp.operators_supported())
+            language.operators_supported())
 
     def test_every_supported_operator_parses(self):
-        for op in hp.operators_supported():
+        for op in language.operators_supported():
             if op in ('and', 'or'):
                 expression = [op, ['==', '$a', 'b']]
             elif op == 'not':
                 expression = [op, ['==', '$a', 'b']]
             else:
                 expression = [op, '$a', 'b']
-            self.assertIsNotNone(hp.parse(expression), op)
+            self.assertIsNotNone(language.parse(expression), op)
