@@ -3,9 +3,9 @@
 import urllib.parse
 
 from blazar_ext.api.metadefs import handler
-from blazar_ext.api import routing
 from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import schemas
+from blazar_ext.api import routing
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_namespace as ns_api
 from blazar_ext import exceptions

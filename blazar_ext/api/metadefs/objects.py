@@ -1,10 +1,10 @@
 """/metadefs/namespaces/{namespace}/objects."""
 
 from blazar_ext.api.metadefs import handler
-from blazar_ext.api import routing
 from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api.metadefs import tags
+from blazar_ext.api import routing
 from blazar_ext.db.api import metadef_object as object_api
 from blazar_ext import exceptions
 from blazar_ext.policies import metadefs as rules

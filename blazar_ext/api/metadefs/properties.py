@@ -1,8 +1,8 @@
 """/metadefs/namespaces/{namespace}/properties."""
 
 from blazar_ext.api.metadefs import handler
-from blazar_ext.api import routing
 from blazar_ext.api.metadefs import schemas
+from blazar_ext.api import routing
 from blazar_ext.db.api import metadef_property as property_api
 from blazar_ext.policies import metadefs as rules
 

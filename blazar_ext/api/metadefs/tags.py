@@ -3,8 +3,8 @@
 from oslo_utils import strutils
 
 from blazar_ext.api.metadefs import handler
-from blazar_ext.api import routing
 from blazar_ext.api.metadefs import schemas
+from blazar_ext.api import routing
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_tag as tag_api
 from blazar_ext import exceptions

@@ -322,4 +322,3 @@ def floatingip_has_allocations_after(session, fip_id: str,
         sa.select(alloc.id).where(alloc.floatingip_id == fip_id,
                                   alloc.end_date > now).limit(1)).first() \
         is not None
-

@@ -8,7 +8,6 @@ from sqlalchemy.dialects import mysql
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite
 
-from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -317,4 +316,3 @@ def known_capabilities(context, resource_type: str, names=None) -> dict:
     with db_session.reader.using(context) as session:
         return {name: bool(private)
                 for name, private in session.execute(query)}
-

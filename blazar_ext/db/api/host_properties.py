@@ -44,6 +44,7 @@ CAPABILITIES = compiler.CapabilityTable(
     values_owner_id='computehost_id',
     values_number='capability_number')
 
+
 def _columns() -> dict:
     return {name: getattr(models.ComputeHost, name) for name in COLUMNS}
 
@@ -111,4 +112,3 @@ class HostQuery:
             host_resolver('resource_properties', known_capabilities,
                           private_visible))
         return sa.and_(hypervisor, resource)
-
