@@ -33,6 +33,7 @@ from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 from blazar_ext.query import language
 from blazar_ext.query import sql
+from blazar_ext.query import traits as trait_query
 
 ALL = {'h1', 'h2', 'h3', 'h4', 'h5'}
 
@@ -212,6 +213,22 @@ class _HostPropertiesMixin:
             return set(session.scalars(
                 sa.select(models.ComputeHost.hypervisor_hostname)
                 .where(condition)))
+
+    def test_unknown_trait_is_invalid_naming_its_field(self):
+        in_expression = host_properties.HostQuery(
+            None, '["==", "$traits", "CUSTOM_NOPE"]')
+        no_expression = host_properties.HostQuery(None, None)
+        with db_session.reader.using(self.context) as session:
+            exc = self.assertRaises(exceptions.Invalid, host_filter.build,
+                                    session, in_expression)
+            self.assertIn('resource_properties: "$traits": ', str(exc))
+            self.assertIn('CUSTOM_NOPE', str(exc))
+            exc = self.assertRaises(
+                exceptions.Invalid, host_filter.build, session,
+                no_expression, trait_query.parse('CUSTOM_NOPE'),
+                traits_field='physical:host reservation: traits')
+            self.assertIn('physical:host reservation: traits: ', str(exc))
+            self.assertIn('CUSTOM_NOPE', str(exc))
 
     def test_runs_on_the_backend_named(self):
         self.assertEqual(self.FIXTURE.DRIVER, self.engine.name)
