@@ -10,15 +10,12 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
-import sqlalchemy as sa
-
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import healing as healing_api
 from blazar_ext.db.api import host as host_api
+from blazar_ext.db.api import host_filter
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api import host_reservation as detail_api
-from blazar_ext.db.api.placement import trait as trait_api
-from blazar_ext.db.models import host as host_models
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
 from blazar_ext.query import traits as trait_query
@@ -153,27 +150,10 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
 
     def _filter(self, session, spec: dict):
         parsed = self._parsed(spec)
-        known = allocation_api.known_capabilities(
-            session, RESOURCE_TYPE, parsed.properties.capability_names())
-        properties = parsed.properties.compile(
+        return host_filter.build(
+            session, parsed.properties, parsed.traits,
             private_visible=parsed.private_visible,
-            known_capabilities=known)
-        try:
-            trait_api.check_exist(session, parsed.properties.trait_names())
-        except exceptions.TraitNotFound as exc:
-            raise exceptions.Invalid(
-                reason='resource_properties: "$traits": %s' % exc)
-        requirement = parsed.traits
-        if not requirement:
-            return properties
-        try:
-            trait_api.check_exist(session, requirement.names)
-        except exceptions.TraitNotFound as exc:
-            raise exceptions.Invalid(
-                reason='physical:host reservation: traits: %s' % exc)
-        # A host without a resource provider has no traits.
-        return sa.and_(properties, *trait_api.provider_filter(
-            requirement, host_models.ComputeHost.resource_provider_id))
+            traits_field='physical:host reservation: traits')
 
     def allocate(self, context, session, reservation_id: str,
                  spec: base.Spec, start: datetime.datetime,

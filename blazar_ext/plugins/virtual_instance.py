@@ -15,12 +15,11 @@ from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
-from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import healing as healing_api
 from blazar_ext.db.api import host as host_api
+from blazar_ext.db.api import host_filter
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api import instance as instance_api
-from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.api import reservation_provider
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
@@ -266,16 +265,8 @@ class InstanceReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
     def _filter(self, session, spec: dict):
         parsed = getattr(spec, 'parsed', None) or InstanceQuery(
             spec['resource_properties'])
-        known = allocation_api.known_capabilities(
-            session, 'physical:host', parsed.properties.capability_names())
-        try:
-            trait_api.check_exist(session, parsed.properties.trait_names())
-        except exceptions.TraitNotFound as exc:
-            raise exceptions.Invalid(
-                reason='resource_properties: "$traits": %s' % exc)
-        return parsed.properties.compile(
-            private_visible=parsed.private_visible,
-            known_capabilities=known)
+        return host_filter.build(session, parsed.properties,
+                                 private_visible=parsed.private_visible)
 
     def _place(self, session, reservation_id: str, spec: dict,
                start: datetime.datetime, end: datetime.datetime,

@@ -13,7 +13,27 @@ TRAIT_NAME = re.compile(r'^[A-Z0-9_]{1,255}$')
 
 
 class TraitRequirementError(ValueError):
-    """A ``required`` value that cannot be parsed; the message names it."""
+    """A ``required`` value that cannot be parsed; the message names it.
+
+    ``kind`` says what is wrong (one of the KINDS), ``value`` is the value
+    at fault, so an API can word the error its own way.
+    """
+
+    def __init__(self, message: str, kind: str, value: str = ''):
+        super().__init__(message)
+        self.kind = kind
+        self.value = value
+
+
+# What a TraitRequirementError's ``kind`` may be.
+EMPTY = 'empty'                      # an empty element ('A,,B', '!')
+NAME = 'name'                        # a malformed trait name
+ANY_OF_UNSUPPORTED = 'any_of'        # ``in:`` where it is not allowed
+FORBIDDEN_UNSUPPORTED = 'forbidden'  # ``!`` where it is not allowed
+FORBIDDEN_IN_ANY_OF = 'forbidden_in_any_of'  # 'in:A,!B'
+CONFLICT = 'conflict'                # a trait both required and forbidden
+KINDS = (EMPTY, NAME, ANY_OF_UNSUPPORTED, FORBIDDEN_UNSUPPORTED,
+         FORBIDDEN_IN_ANY_OF, CONFLICT)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,67 +56,96 @@ class TraitRequirement:
         return bool(self.required or self.forbidden or self.any_of)
 
 
-def _name(element: str, value: str) -> str:
-    if not TRAIT_NAME.match(element):
+def _check_name(name: str, value: str) -> None:
+    if not TRAIT_NAME.match(name):
         raise TraitRequirementError(
             "Invalid trait name %r in required value %r: a trait name is "
-            "1 to 255 characters from A-Z, 0-9 and _." % (element, value))
-    return element
+            "1 to 255 characters from A-Z, 0-9 and _." % (name, value),
+            NAME, value)
 
 
-def _elements(text: str, value: str) -> list:
-    elements = [e.strip() for e in text.split(',')]
-    for element in elements:
-        if not element:
+def _empty(value: str) -> TraitRequirementError:
+    return TraitRequirementError(
+        "Invalid required value %r: it has an empty element." % value,
+        EMPTY, value)
+
+
+def parse_value(value: str, allow_forbidden: bool = True,
+                allow_any_of: bool = True) -> tuple:
+    """(groups, forbidden) of one ``required`` value: each group a
+    frozenset of names of which one is required (a single name: that name
+    required), ``forbidden`` the names forbidden. Names are not checked.
+
+    Raises TraitRequirementError (EMPTY, ANY_OF_UNSUPPORTED,
+    FORBIDDEN_IN_ANY_OF or FORBIDDEN_UNSUPPORTED).
+    """
+    if value.startswith('in:'):
+        if not allow_any_of:
             raise TraitRequirementError(
-                "Invalid required value %r: it has an empty element."
-                % value)
-    return elements
+                "Invalid required value %r: 'in:' is not supported here."
+                % value, ANY_OF_UNSUPPORTED, value)
+        names = [name.strip() for name in value[3:].split(',')]
+        if not all(names):
+            raise _empty(value)
+        for name in names:
+            if name.startswith('!'):
+                raise TraitRequirementError(
+                    "Invalid required value %r: forbidden trait %r cannot "
+                    "be used in an in: list." % (value, name),
+                    FORBIDDEN_IN_ANY_OF, value)
+        return [frozenset(names)], frozenset()
+    names = [name.strip() for name in value.split(',')]
+    forbidden = frozenset(name[1:] for name in names
+                          if name.startswith('!'))
+    if not all(names) or not all(forbidden):
+        raise _empty(value)
+    if forbidden and not allow_forbidden:
+        raise TraitRequirementError(
+            "Invalid required value %r: forbidden traits (%s) need "
+            "microversion 1.22 or later." % (
+                value, ', '.join('!' + name for name in sorted(forbidden))),
+            FORBIDDEN_UNSUPPORTED, value)
+    return ([frozenset([name]) for name in names
+             if not name.startswith('!')], forbidden)
+
+
+def conflicts(groups: list, forbidden: frozenset) -> list:
+    """The groups whose every name is forbidden: nothing can meet them."""
+    return [group for group in groups if group <= forbidden]
+
+
+def requirement(groups: list, forbidden: frozenset) -> 'TraitRequirement':
+    """The TraitRequirement of parsed groups and forbidden names."""
+    return TraitRequirement(
+        required=frozenset(name for group in groups if len(group) == 1
+                           for name in group),
+        forbidden=frozenset(forbidden),
+        any_of=tuple(group for group in groups if len(group) > 1))
 
 
 def parse(values, allow_forbidden: bool = True,
-          allow_any_of: bool = True) -> TraitRequirement:
-    """Parse one or several ``required`` values into a requirement.
+          allow_any_of: bool = True) -> 'TraitRequirement':
+    """Parse one or several ``required`` values into a requirement, each
+    value stripped and each name checked (TRAIT_NAME).
 
-    Raises TraitRequirementError naming the offending element for an empty
-    element, a malformed name, ``!`` or ``in:`` when not allowed, or a
-    trait both required and forbidden.
+    Raises TraitRequirementError naming the offending value or element
+    for an empty element, a malformed name, ``!`` or ``in:`` when not
+    allowed, or a trait both required and forbidden.
     """
     if isinstance(values, str):
         values = [values]
-    required, forbidden, any_of = set(), set(), []
+    groups, forbidden = [], frozenset()
     for value in values:
-        text = value.strip()
-        if allow_any_of and text.startswith('in:'):
-            group = set()
-            for element in _elements(text[3:], value):
-                if element.startswith('!'):
-                    raise TraitRequirementError(
-                        "Invalid required value %r: forbidden trait %r "
-                        "cannot be used in an in: list." % (value, element))
-                group.add(_name(element, value))
-            if len(group) == 1:
-                required |= group
-            else:
-                any_of.append(frozenset(group))
-            continue
-        for element in _elements(text, value):
-            if element.startswith('!'):
-                if not allow_forbidden:
-                    raise TraitRequirementError(
-                        "Invalid trait name %r in required value %r: "
-                        "forbidden traits need microversion 1.22 or later."
-                        % (element, value))
-                forbidden.add(_name(element[1:], value))
-            else:
-                required.add(_name(element, value))
-    both = required & forbidden
-    for group in any_of:
-        if group <= forbidden:
-            both |= group
+        value = value.strip()
+        more, less = parse_value(value, allow_forbidden, allow_any_of)
+        for name in [n for group in more for n in sorted(group)] + sorted(
+                less):
+            _check_name(name, value)
+        groups += more
+        forbidden |= less
+    both = conflicts(groups, forbidden)
     if both:
         raise TraitRequirementError(
             "Conflicting required and forbidden traits found: %s"
-            % ', '.join(sorted(both)))
-    return TraitRequirement(frozenset(required), frozenset(forbidden),
-                            tuple(any_of))
+            % ', '.join(sorted(set().union(*both))), CONFLICT)
+    return requirement(groups, forbidden)

@@ -6,7 +6,7 @@
 Builds the host tables in a temporary SQLite file (or the database at
 --url, which must be empty), inserts --hosts hosts with eight capabilities
 each in bulk, then runs each expression through
-blazar_ext.db.api.host_properties.compile_host_filter and one SELECT, and
+blazar_ext.db.api.host_properties.HostQuery and one SELECT, and
 prints the median time and the number of hosts selected.
 """
 
@@ -90,7 +90,8 @@ def main() -> None:
         timings, count = [], 0
         for _ in range(args.repeat):
             start = time.perf_counter()
-            condition = host_properties.compile_host_filter(None, expression)
+            condition = host_properties.HostQuery(
+                None, expression).compile()
             with engine.connect() as connection:
                 count = len(connection.execute(
                     sa.select(models.ComputeHost.id).where(condition)).all())

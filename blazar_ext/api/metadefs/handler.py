@@ -5,20 +5,19 @@ whose ``message`` the client prints, e.g.
 ``{"error": {"code": 404, "title": "Not Found", "message": "..."}}``.
 """
 
-from collections.abc import Callable
 import datetime
 import functools
 import urllib.parse
 
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
-import routes
 import webob
 import webob.dec
 import webob.exc
 
 from blazar_ext.api.middleware import auth
 from blazar_ext.api.middleware import metrics
+from blazar_ext.api import routing
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_base
 from blazar_ext.db.api import metadef_namespace as ns_api
@@ -31,29 +30,10 @@ LOG = logging.getLogger(__name__)
 PREFIX = '/v2'
 
 
-class Route:
-    """One method + path template (``{name}`` captures a path segment)."""
-
-    def __init__(self, method: str, pattern: str, handler: Callable):
-        self.method = method
-        self.pattern = pattern
-        self.handler = handler
-
-
-def _mapper(routes_: list) -> routes.Mapper:
-    """The routes table: one entry per method and path, then, per path, a
-    catch-all that answers 405 with the methods the path allows."""
-    mapper = routes.Mapper()
-    allowed: dict = {}
-    for route in routes_:
-        allowed.setdefault(route.pattern, []).append(route.method)
-        mapper.connect(None, route.pattern, action=route.handler,
-                       conditions={'method': [route.method]})
-    for pattern, methods in allowed.items():
-        # A callable: Routes turns plain default values into strings.
-        mapper.connect(None, pattern, action=functools.partial(
-            _method_not_allowed, allowed=methods))
-    return mapper
+def _not_allowed(methods: list):
+    """The handler of a known path under another method: a 405."""
+    # A callable: Routes turns plain default values into strings.
+    return functools.partial(_method_not_allowed, allowed=methods)
 
 
 def _method_not_allowed(req: webob.Request, allowed: list,
@@ -65,7 +45,7 @@ def _method_not_allowed(req: webob.Request, allowed: list,
 
 
 class Router:
-    """Dispatches a request to its handler with the ``routes`` library.
+    """Dispatches a request to its handler (blazar_ext.api.routing).
 
     A path known under other methods is a 405 whose Allow header lists
     them; an unknown path is a 404. One trailing slash is ignored, as
@@ -73,8 +53,8 @@ class Router:
     """
 
     def __init__(self, routes_: list):
-        self.routes = routes_
-        self.mapper = _mapper(routes_)
+        self.router = routing.Router(routes_, _not_allowed)
+        self.routes = self.router.routes
 
     @webob.dec.wsgify
     def __call__(self, req: webob.Request):
@@ -84,13 +64,12 @@ class Router:
         path = req.path_info
         if len(path) > 1 and path.endswith('/'):
             path = path[:-1]
-        found = self.mapper.routematch(url=path, environ=req.environ)
+        found = self.router.match(path, req.environ)
         if found is None:
             return error(404, 'No metadefs resource at %s.'
                          % (PREFIX + req.path_info))
-        metrics.set_route(req.environ, PREFIX + found[1].routepath)
-        match = dict(found[0])
-        target = match.pop('action')
+        target, match, template = found
+        metrics.set_route(req.environ, PREFIX + template)
         try:
             return target(req, **match)
         except exceptions.BlazarExtException as exc:

@@ -5,6 +5,7 @@ import urllib.parse
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import schemas
+from blazar_ext.api import routing
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_namespace as ns_api
 from blazar_ext import exceptions
@@ -204,9 +205,9 @@ def delete(req, namespace: str):
 
 
 ROUTES = [
-    handler.Route('GET', '/metadefs/namespaces', index),
-    handler.Route('POST', '/metadefs/namespaces', create),
-    handler.Route('GET', '/metadefs/namespaces/{namespace}', show),
-    handler.Route('PUT', '/metadefs/namespaces/{namespace}', update),
-    handler.Route('DELETE', '/metadefs/namespaces/{namespace}', delete),
+    routing.Route('GET', '/metadefs/namespaces', index),
+    routing.Route('POST', '/metadefs/namespaces', create),
+    routing.Route('GET', '/metadefs/namespaces/{namespace}', show),
+    routing.Route('PUT', '/metadefs/namespaces/{namespace}', update),
+    routing.Route('DELETE', '/metadefs/namespaces/{namespace}', delete),
 ]

@@ -2,6 +2,7 @@
 
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
+from blazar_ext.api import routing
 from blazar_ext.db.api import metadef_property as property_api
 from blazar_ext.policies import metadefs as rules
 
@@ -94,10 +95,10 @@ def delete_all(req, namespace: str):
 
 
 ROUTES = [
-    handler.Route('GET', _BASE, index),
-    handler.Route('POST', _BASE, create),
-    handler.Route('DELETE', _BASE, delete_all),
-    handler.Route('GET', _BASE + '/{name}', show),
-    handler.Route('PUT', _BASE + '/{name}', update),
-    handler.Route('DELETE', _BASE + '/{name}', delete),
+    routing.Route('GET', _BASE, index),
+    routing.Route('POST', _BASE, create),
+    routing.Route('DELETE', _BASE, delete_all),
+    routing.Route('GET', _BASE + '/{name}', show),
+    routing.Route('PUT', _BASE + '/{name}', update),
+    routing.Route('DELETE', _BASE + '/{name}', delete),
 ]

@@ -2,6 +2,7 @@
 
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
+from blazar_ext.api import routing
 from blazar_ext.db.api import metadef_resource_type as rt_api
 from blazar_ext.policies import metadefs as rules
 from blazar_ext import policy
@@ -42,8 +43,8 @@ def deassociate(req, namespace: str, name: str):
 
 
 ROUTES = [
-    handler.Route('GET', '/metadefs/resource_types', index),
-    handler.Route('GET', _BASE, associations),
-    handler.Route('POST', _BASE, associate),
-    handler.Route('DELETE', _BASE + '/{name}', deassociate),
+    routing.Route('GET', '/metadefs/resource_types', index),
+    routing.Route('GET', _BASE, associations),
+    routing.Route('POST', _BASE, associate),
+    routing.Route('DELETE', _BASE + '/{name}', deassociate),
 ]

@@ -10,6 +10,7 @@ reject unknown keys, so a typo is a 400 instead of silently stored.
 import copy
 
 from blazar_ext.api.metadefs import handler
+from blazar_ext.api import routing
 
 _TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string', None]
 
@@ -255,4 +256,4 @@ def show(req, name: str):
     return handler.respond(DOCUMENTS[name])
 
 
-ROUTES = [handler.Route('GET', '/schemas/metadefs/{name}', show)]
+ROUTES = [routing.Route('GET', '/schemas/metadefs/{name}', show)]

@@ -4,6 +4,7 @@ from oslo_utils import strutils
 
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
+from blazar_ext.api import routing
 from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_tag as tag_api
 from blazar_ext import exceptions
@@ -98,12 +99,12 @@ def delete_all(req, namespace: str):
 
 
 ROUTES = [
-    handler.Route('GET', _BASE, index),
-    handler.Route('POST', _BASE, create_many),
-    handler.Route('PUT', _BASE, create_many),
-    handler.Route('DELETE', _BASE, delete_all),
-    handler.Route('GET', _BASE + '/{name}', show),
-    handler.Route('POST', _BASE + '/{name}', create),
-    handler.Route('PUT', _BASE + '/{name}', update),
-    handler.Route('DELETE', _BASE + '/{name}', delete),
+    routing.Route('GET', _BASE, index),
+    routing.Route('POST', _BASE, create_many),
+    routing.Route('PUT', _BASE, create_many),
+    routing.Route('DELETE', _BASE, delete_all),
+    routing.Route('GET', _BASE + '/{name}', show),
+    routing.Route('POST', _BASE + '/{name}', create),
+    routing.Route('PUT', _BASE + '/{name}', update),
+    routing.Route('DELETE', _BASE + '/{name}', delete),
 ]

@@ -32,7 +32,7 @@ class PlacementApp:
     """Routes, microversion negotiation, errors; standard data on demand."""
 
     def __init__(self):
-        self.mapper = router.make_mapper()
+        self.router = router.router()
         self._synced = False
         self._sync_lock = threading.Lock()
 
@@ -55,7 +55,7 @@ class PlacementApp:
         problem = validation.url_problem(req)
         if problem:
             raise errors.HTTPError(400, problem)
-        handler, req.urlvars = router.match(self.mapper, req)
+        handler, req.urlvars = router.match(self.router, req)
         return handler
 
     @webob.dec.wsgify

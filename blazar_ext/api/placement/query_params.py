@@ -49,17 +49,6 @@ def resources(value: str) -> dict:
     return result
 
 
-def required(req, values, name: str = 'required'):
-    """A TraitRequirement; ``!`` from 1.22, ``in:`` from 1.39."""
-    try:
-        return trait_query.parse(
-            values, allow_forbidden=microversion.at_least(req, '1.22'),
-            allow_any_of=microversion.at_least(req, '1.39'))
-    except trait_query.TraitRequirementError as exc:
-        raise _bad('Invalid query string parameters: %s: %s'
-                   % (name, exc))
-
-
 def required_values(req, key: str) -> list:
     """Every value of a repeated ``required`` from 1.39, else the last."""
     values = req.GET.getall(key)
@@ -123,64 +112,56 @@ def uuid(value: str, name: str) -> str:
     return value
 
 
-def _trait_value(value: str, allow_forbidden: bool,
-                 allow_any_of: bool) -> tuple:
-    """(required sets, forbidden) of one ``required`` value, with
-    Placement's messages."""
-    prefix = 'Invalid query string parameters: '
-    if value.startswith('in:'):
-        if not allow_any_of:
-            raise errors.HTTPError(
-                400, prefix + "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' "
-                "only supported since microversion 1.39. Got: %s" % value)
-        names = {name.strip() for name in value[3:].split(',')}
-        if not all(names):
-            raise errors.HTTPError(
-                400, prefix + "Expected 'required' parameter value of the "
-                "form: in:HW_CPU_X86_VMX,CUSTOM_MAGIC. Got an empty trait "
-                "in: %s" % value)
-        if any(name.startswith('!') for name in names):
-            raise errors.HTTPError(
-                400, prefix + "The format 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' "
-                "does not support forbidden traits. Got: %s" % value)
-        return [names], set()
-    names = [name.strip() for name in value.split(',')]
-    forbidden = {name[1:] for name in names if name.startswith('!')}
-    form = ('HW_CPU_X86_VMX,!CUSTOM_MAGIC' if allow_forbidden
-            else 'HW_CPU_X86_VMX,CUSTOM_MAGIC')
-    if not all(names) or not all(forbidden):
-        raise errors.HTTPError(
-            400, prefix + "Expected 'required' parameter value of the form: "
+_REQUIRED = 'Invalid query string parameters: '
+_ANY_OF_FORM = 'in:HW_CPU_X86_VMX,CUSTOM_MAGIC'
+
+
+def _required_problem(exc: trait_query.TraitRequirementError,
+                      allow_forbidden: bool) -> str:
+    """Placement's message for a ``required`` value the parser refused."""
+    value = exc.value
+    if exc.kind == trait_query.ANY_OF_UNSUPPORTED:
+        return (_REQUIRED + "The format '%s' only supported since "
+                "microversion 1.39. Got: %s" % (_ANY_OF_FORM, value))
+    if exc.kind == trait_query.FORBIDDEN_IN_ANY_OF:
+        return (_REQUIRED + "The format '%s' does not support forbidden "
+                "traits. Got: %s" % (_ANY_OF_FORM, value))
+    if exc.kind == trait_query.EMPTY and value.startswith('in:'):
+        form = _ANY_OF_FORM
+    elif exc.kind == trait_query.EMPTY:
+        form = ('HW_CPU_X86_VMX,!CUSTOM_MAGIC' if allow_forbidden
+                else 'HW_CPU_X86_VMX,CUSTOM_MAGIC')
+    else:  # FORBIDDEN_UNSUPPORTED
+        return (_REQUIRED + "Expected 'required' parameter value of the "
+                "form: HW_CPU_X86_VMX,CUSTOM_MAGIC. Got: %s" % value)
+    return (_REQUIRED + "Expected 'required' parameter value of the form: "
             "%s. Got an empty trait in: %s" % (form, value))
-    if forbidden and not allow_forbidden:
-        raise errors.HTTPError(
-            400, prefix + "Expected 'required' parameter value of the form: "
-            "HW_CPU_X86_VMX,CUSTOM_MAGIC. Got: %s" % value)
-    return [{name} for name in names if not name.startswith('!')], forbidden
 
 
 def traits(req, key: str, check_conflicts: bool = True):
-    """The TraitRequirement of ``key`` (``required``, ``required1``...)."""
-    values = required_values(req, key)
-    sets, forbidden = [], set()
-    for value in values:
-        more, less = _trait_value(value, microversion.at_least(req, '1.22'),
-                                  microversion.at_least(req, '1.39'))
-        sets += more
+    """The TraitRequirement of ``key`` (``required``, ``required1``...):
+    ``!`` from 1.22, ``in:`` from 1.39. Names are not checked here: an
+    unknown one is a 400 naming it once the traits are looked up."""
+    allow_forbidden = microversion.at_least(req, '1.22')
+    allow_any_of = microversion.at_least(req, '1.39')
+    groups, forbidden = [], frozenset()
+    for value in required_values(req, key):
+        try:
+            more, less = trait_query.parse_value(value, allow_forbidden,
+                                                 allow_any_of)
+        except trait_query.TraitRequirementError as exc:
+            raise errors.HTTPError(400, _required_problem(
+                exc, allow_forbidden))
+        groups += more
         forbidden |= less
-    if check_conflicts:
-        conflicts = [names for names in sets if names <= forbidden]
-        if conflicts:
-            raise errors.HTTPError(
-                400, 'Conflicting required and forbidden traits found in '
-                'the following traits keys: %s' % ', '.join(
-                    '%s: (%s)' % (key, ', '.join(sorted(names)))
-                    for names in conflicts))
-    return trait_query.TraitRequirement(
-        required=frozenset(n for names in sets if len(names) == 1
-                           for n in names),
-        forbidden=frozenset(forbidden),
-        any_of=tuple(frozenset(names) for names in sets if len(names) > 1))
+    conflicts = trait_query.conflicts(groups, forbidden)
+    if check_conflicts and conflicts:
+        raise errors.HTTPError(
+            400, 'Conflicting required and forbidden traits found in '
+            'the following traits keys: %s' % ', '.join(
+                '%s: (%s)' % (key, ', '.join(sorted(names)))
+                for names in conflicts))
+    return trait_query.requirement(groups, forbidden)
 
 
 def in_tree(value: str) -> str:

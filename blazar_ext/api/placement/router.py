@@ -1,10 +1,9 @@
-"""The placement URL map, on ``routes`` as upstream Placement does.
+"""The placement URL map, on ``routes`` as upstream Placement does
+(through blazar_ext.api.routing, shared with metadefs).
 
 Each path lists the methods it serves; any other method on a known path
 is a 405 with an ``Allow`` header naming the ones that exist.
 """
-
-import routes
 
 from blazar_ext.api.middleware import metrics
 from blazar_ext.api.placement import errors
@@ -19,6 +18,7 @@ from blazar_ext.api.placement.handlers import resource_provider
 from blazar_ext.api.placement.handlers import root
 from blazar_ext.api.placement.handlers import trait
 from blazar_ext.api.placement.handlers import usage
+from blazar_ext.api import routing
 
 _RP = '/resource_providers/{uuid}'
 ROUTES = {
@@ -70,22 +70,16 @@ def _not_allowed(methods):
     return handler
 
 
-def make_mapper(table: dict = ROUTES) -> routes.Mapper:
-    """A Mapper whose matches carry the handler as ``action``."""
-    mapper = routes.Mapper()
-    for path, methods in table.items():
-        for method, handler in methods.items():
-            mapper.connect(path, action=handler,
-                           conditions={'method': [method]})
-        mapper.connect(path, action=_not_allowed(methods))
-    return mapper
+def router() -> routing.Router:
+    """The placement Router: the table above, Placement's 405."""
+    return routing.Router(routing.table(ROUTES), _not_allowed)
 
 
-def match(mapper: routes.Mapper, req):
+def match(placement_router: routing.Router, req):
     """(handler, path variables) for the request; a 404 if none."""
-    found = mapper.routematch(req.path_info, environ=req.environ)
+    found = placement_router.match(req.path_info, req.environ)
     if found is None:
         raise errors.HTTPError(404, 'The resource could not be found.')
-    metrics.set_route(req.environ, found[1].routepath)
-    result = dict(found[0])
-    return result.pop('action'), result
+    handler, variables, template = found
+    metrics.set_route(req.environ, template)
+    return handler, variables

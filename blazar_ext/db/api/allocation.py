@@ -322,15 +322,3 @@ def floatingip_has_allocations_after(session, fip_id: str,
         sa.select(alloc.id).where(alloc.floatingip_id == fip_id,
                                   alloc.end_date > now).limit(1)).first() \
         is not None
-
-
-def known_capabilities(session, resource_type: str, names) -> dict:
-    """{name: private} for the capability names that exist."""
-    names = set(names)
-    if not names:
-        return {}
-    cap = host_models.ExtraCapability
-    return dict(session.execute(
-        sa.select(cap.capability_name, cap.private).where(
-            cap.resource_type == resource_type,
-            cap.capability_name.in_(names))).all())

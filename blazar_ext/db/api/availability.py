@@ -5,33 +5,12 @@ import datetime
 
 import sqlalchemy as sa
 
-from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import host_filter
 from blazar_ext.db.api import host_properties
-from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db import session as db_session
-from blazar_ext import exceptions
 from blazar_ext.query import traits as trait_query
-
-
-def _trait_filter(session, resource_properties: str,
-                  requirement: trait_query.TraitRequirement) -> list:
-    """The traits part of the host filter; Invalid names unknown traits."""
-    try:
-        trait_api.check_exist(session, host_properties.trait_names(
-            resource_properties))
-    except exceptions.TraitNotFound as exc:
-        raise exceptions.Invalid(
-            reason='resource_properties: "$traits": %s' % exc)
-    try:
-        trait_api.check_exist(session, requirement.names)
-    except exceptions.TraitNotFound as exc:
-        raise exceptions.Invalid(reason='traits: %s' % exc)
-    if not requirement:
-        return []
-    return trait_api.provider_filter(
-        requirement, host_models.ComputeHost.resource_provider_id)
 
 
 def host_busy_intervals(context, resource_properties: str,
@@ -43,13 +22,13 @@ def host_busy_intervals(context, resource_properties: str,
     """{host_id: [(busy_start, busy_end)]} for every reservable, enabled
     host matching the filters; each allocation overlapping [start, end)
     widened by ``cleaning`` on both sides, as the allocator sees it."""
-    properties = capability_api.host_filter(
-        context, hypervisor_properties, resource_properties,
-        private_visible=private_visible)
+    query = host_properties.HostQuery(hypervisor_properties,
+                                      resource_properties)
     host = host_models.ComputeHost
     alloc = lease_models.ComputeHostAllocation
     with db_session.reader.using(context) as session:
-        traits = _trait_filter(session, resource_properties, requirement)
+        condition = host_filter.build(session, query, requirement,
+                                      private_visible=private_visible)
         overlapping = sa.and_(alloc.compute_host_id == host.id,
                               alloc.start_date < end + cleaning,
                               alloc.end_date > start - cleaning)
@@ -57,7 +36,7 @@ def host_busy_intervals(context, resource_properties: str,
             sa.select(host.id, alloc.start_date, alloc.end_date)
             .outerjoin(alloc, overlapping)
             .where(host.reservable == sa.true(),
-                   host.disabled == sa.false(), properties, *traits)
+                   host.disabled == sa.false(), condition)
             .order_by(host.id, alloc.start_date))
         busy: dict = {}
         for host_id, b_start, b_end in rows:

@@ -584,8 +584,8 @@ def _query_problem(hypervisor_properties, resource_properties) -> str | None:
     """Why the two stored queries do not compile, or None; the same
     queries recur across thousands of reservations, so parsed once."""
     try:
-        host_properties.compile_host_filter(hypervisor_properties,
-                                            resource_properties)
+        host_properties.HostQuery(hypervisor_properties,
+                                  resource_properties).compile()
     except exceptions.Invalid as exc:
         return str(exc)
     return None

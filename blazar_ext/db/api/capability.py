@@ -8,7 +8,6 @@ from sqlalchemy.dialects import mysql
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite
 
-from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -317,18 +316,3 @@ def known_capabilities(context, resource_type: str, names=None) -> dict:
     with db_session.reader.using(context) as session:
         return {name: bool(private)
                 for name, private in session.execute(query)}
-
-
-def host_filter(context, hypervisor_properties, resource_properties,
-                private_visible: bool = True):
-    """A condition over ComputeHost for both property expressions.
-
-    Loads the capability names the expressions mention, then compiles them
-    (blazar_ext.db.api.host_properties); Invalid (400) names a bad property.
-    """
-    names = host_properties.capability_names(hypervisor_properties,
-                                             resource_properties)
-    known = known_capabilities(context, host_properties.RESOURCE_TYPE, names)
-    return host_properties.compile_host_filter(
-        hypervisor_properties, resource_properties,
-        private_visible=private_visible, known_capabilities=known)

@@ -1,10 +1,10 @@
 """Host property filters: hypervisor_properties and resource_properties.
 
-    expr = compile_host_filter(hypervisor_properties, resource_properties,
-                               private_visible=True,
-                               known_capabilities=None)
+    query = HostQuery(hypervisor_properties, resource_properties)
+    expr = query.compile(private_visible=True, known_capabilities=None)
 
-returns a condition over ComputeHost for a SELECT on computehosts.
+parses both expressions once (Invalid if malformed) and compiles them to
+a condition over ComputeHost for a SELECT on computehosts.
 hypervisor_properties may name host columns only; resource_properties may
 name host columns, extra capabilities of 'physical:host' and ``$traits``,
 the traits of the host's resource provider (``["==", "$traits",
@@ -12,7 +12,8 @@ the traits of the host's resource provider (``["==", "$traits",
 described in blazar_ext.query.language and blazar_ext.query.compiler.
 
 This module does no I/O: the caller passes the capability names it knows
-(blazar_ext.db.api.capability.host_filter does that).
+(blazar_ext.db.api.host_filter.build does that, and adds the trait
+requirement).
 """
 
 from typing import Mapping
@@ -42,19 +43,6 @@ CAPABILITIES = compiler.CapabilityTable(
     values=models.ComputeHostExtraCapability,
     values_owner_id='computehost_id',
     values_number='capability_number')
-
-Comparison = language.Comparison
-Membership = language.Membership
-And = language.And
-Or = language.Or
-Not = language.Not
-compile = compiler.compile
-operators_supported = language.operators_supported
-
-
-def parse(text_or_list, field: str = 'resource_properties'):
-    """Parse an expression into the AST (None for no filter)."""
-    return language.parse(text_or_list, field)
 
 
 def _columns() -> dict:
@@ -93,9 +81,10 @@ class HostQuery:
     """Both property expressions of a host request, parsed once."""
 
     def __init__(self, hypervisor_properties, resource_properties):
-        self.hypervisor = parse(hypervisor_properties,
-                                'hypervisor_properties')
-        self.resource = parse(resource_properties)
+        self.hypervisor = language.parse(hypervisor_properties,
+                                         'hypervisor_properties')
+        self.resource = language.parse(resource_properties,
+                                       'resource_properties')
 
     def capability_names(self) -> set:
         """Names in resource_properties that are not host columns: lets a
@@ -111,38 +100,15 @@ class HostQuery:
     def compile(self, private_visible: bool = True,
                 known_capabilities: Mapping[str, bool] | None = None
                 ) -> sa.ColumnElement:
-        """One condition over ComputeHost for both expressions."""
-        hypervisor = compile(
+        """One condition over ComputeHost for both expressions; empty
+        ones mean no filter (TRUE). Invalid names a property the caller
+        may not use."""
+        hypervisor = compiler.compile(
             self.hypervisor,
             host_resolver('hypervisor_properties',
                           capabilities_allowed=False))
-        resource = compile(
+        resource = compiler.compile(
             self.resource,
             host_resolver('resource_properties', known_capabilities,
                           private_visible))
         return sa.and_(hypervisor, resource)
-
-
-def capability_names(hypervisor_properties, resource_properties) -> set:
-    """Names in resource_properties that are not host columns; raises
-    Invalid for malformed expressions, as compile_host_filter would."""
-    return HostQuery(hypervisor_properties,
-                     resource_properties).capability_names()
-
-
-def trait_names(resource_properties) -> set:
-    """The trait names resource_properties tests ``$traits`` against."""
-    return HostQuery('', resource_properties).trait_names()
-
-
-def compile_host_filter(hypervisor_properties, resource_properties,
-                        private_visible: bool = True,
-                        known_capabilities: Mapping[str, bool] | None = None
-                        ) -> sa.ColumnElement:
-    """One condition over ComputeHost for both property expressions.
-
-    Empty strings and None mean no filter (TRUE). Raises
-    exceptions.Invalid naming the bad property or expression.
-    """
-    return HostQuery(hypervisor_properties, resource_properties).compile(
-        private_visible, known_capabilities)

@@ -1,4 +1,5 @@
-"""The routes of the three API families, read from their routing tables,
+"""The routes of the three API families, read from their route tables
+(api/v1/routes.py, api/placement/router.py, the metadefs modules' ROUTES),
 a valid body for each write and a valid query for the routes that need
 one, shared by the fuzzer (test_fuzz), the private-capability scan
 (test_private_scan) and the bad-body and HEAD checks (test_bad_bodies),
@@ -19,6 +20,7 @@ from blazar_ext.api.metadefs import app as metadefs_app
 from blazar_ext.api.placement import router as placement_router
 from blazar_ext.api.v1 import properties as v1_properties
 from blazar_ext.api.v1 import root as v1_root
+from blazar_ext.api.v1 import routes as v1_route_table
 from blazar_ext.plugins import loader
 
 RP_UUID = '11111111-1111-4111-8111-111111111111'
@@ -36,10 +38,9 @@ def date(minutes: int) -> str:
 
 def placement_routes() -> list:
     """Every (method, path) of the placement app's routing table."""
-    return [(method, '/placement' + pattern)
-            for pattern, methods in placement_router.ROUTES.items()
-            if pattern  # '' and '/' are the same root document
-            for method in sorted(methods)]
+    return [(route.method, '/placement' + route.pattern)
+            for route in placement_router.router().routes
+            if route.pattern]  # '' and '/' are the same root document
 
 
 def metadefs_routes() -> list:
@@ -49,6 +50,15 @@ def metadefs_routes() -> list:
         ('GET', '/versions')]
 
 
+def v1_routes() -> list:
+    """Every (method, path) of the reservation API's route table
+    (api/v1/routes.py) for the enabled plugins (needs configuration)."""
+    return sorted({(route.method, route.pattern) for route in
+                   v1_route_table.table(loader.get().routes())})
+
+
+# --- what Pecan serves, to check the v1 table against ---------------------
+
 # RestController methods: (name, HTTP method, takes the item's id).
 _REST_METHODS = (('get_all', 'GET', False), ('post', 'POST', False),
                  ('get_one', 'GET', True), ('put', 'PUT', True),
@@ -56,9 +66,9 @@ _REST_METHODS = (('get_all', 'GET', False), ('post', 'POST', False),
 
 
 def _rest_routes(controller, path: str) -> list:
-    """The routes a Pecan RestController serves at ``path``, its
-    sub-controllers included; an item's id is named after the handler's
-    argument ({lease_id}, {host_id}, {name})."""
+    """(method, path, handler function) of what a Pecan RestController
+    serves at ``path``, its sub-controllers included; an item's id is
+    named after the handler's argument ({lease_id}, {host_id}, {name})."""
     routes = []
     for name, method, one in _REST_METHODS:
         handler = getattr(controller, name, None)
@@ -67,7 +77,7 @@ def _rest_routes(controller, path: str) -> list:
         args = pecan_util.getargspec(handler).args[1:]
         # PUT /v1/rates: a put without an id replaces the collection.
         routes.append((method, '%s/{%s}' % (path, args[0])
-                       if one and args else path))
+                       if one and args else path, handler.__func__))
     for name in dir(type(controller)):
         child = getattr(controller, name, None)
         if not isinstance(child, rest.RestController):
@@ -85,10 +95,12 @@ def _rest_routes(controller, path: str) -> list:
     return routes
 
 
-def v1_routes() -> list:
-    """Every (method, path) of the reservation API, read from its Pecan
-    controllers and the enabled plugins' routes (needs configuration)."""
-    routes = [('GET', '/'), ('GET', '/v1')]
+def served_v1_routes() -> list:
+    """(method, path, handler function) of every route the reservation
+    API's Pecan controllers serve, for the enabled plugins: read from the
+    controllers themselves, not from the route table."""
+    routes = [('GET', '/', v1_root.RootController.index_get),
+              ('GET', '/v1', v1_root.V1Controller.index_get)]
     for name in dir(v1_root.V1Controller):
         child = getattr(v1_root.V1Controller, name)
         if isinstance(child, rest.RestController):
@@ -99,7 +111,28 @@ def v1_routes() -> list:
     # V1Controller._lookup: /v1/{resource_type}/properties.
     routes += _rest_routes(v1_properties.PropertiesController('x'),
                            '/v1/{resource_type}/properties')
-    return sorted(set(routes))
+    return routes
+
+
+def v1_table_problems(table: list, served: list) -> list:
+    """What differs between the v1 route table and what Pecan serves:
+    a route served but missing from the table, one the table lists but
+    nothing serves, or a route whose handler is another function."""
+    listed = {(r.method, r.pattern): r.handler for r in table}
+    problems = []
+    for method, path, handler in served:
+        if (method, path) not in listed:
+            problems.append('%s %s is served but missing from the table'
+                            % (method, path))
+        elif listed[method, path] is not handler:
+            problems.append('%s %s is served by %s, the table says %s' % (
+                method, path, handler.__qualname__,
+                listed[method, path].__qualname__))
+    for method, path in sorted(set(listed) - {(m, p)
+                                              for m, p, _h in served}):
+        problems.append('%s %s is in the table but not served'
+                        % (method, path))
+    return problems
 
 
 def template_key(template: str) -> str:

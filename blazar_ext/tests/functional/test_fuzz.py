@@ -476,6 +476,7 @@ class TestRouteTables(base.TestCase):
         self.assertEqual(sum(len(m) for p, m in
                              placement_router.ROUTES.items() if p),
                          len(set(routes)))
+        self.assertEqual(len(routes), len(set(routes)))
 
     def test_every_metadefs_route(self):
         routes = api_routes.metadefs_routes()

@@ -26,11 +26,14 @@ import testtools
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import host as host_api
+from blazar_ext.db.api import host_filter
+from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import host as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 from blazar_ext.query import language
 from blazar_ext.query import sql
+from blazar_ext.query import traits as trait_query
 
 ALL = {'h1', 'h2', 'h3', 'h4', 'h5'}
 
@@ -203,13 +206,29 @@ class _HostPropertiesMixin:
 
     def select(self, resource_properties, hypervisor_properties=None,
                private_visible=True) -> set:
-        condition = capability_api.host_filter(
-            self.context, hypervisor_properties, resource_properties,
-            private_visible)
         with db_session.reader.using(self.context) as session:
+            condition = host_filter.build(session, host_properties.HostQuery(
+                hypervisor_properties, resource_properties),
+                private_visible=private_visible)
             return set(session.scalars(
                 sa.select(models.ComputeHost.hypervisor_hostname)
                 .where(condition)))
+
+    def test_unknown_trait_is_invalid_naming_its_field(self):
+        in_expression = host_properties.HostQuery(
+            None, '["==", "$traits", "CUSTOM_NOPE"]')
+        no_expression = host_properties.HostQuery(None, None)
+        with db_session.reader.using(self.context) as session:
+            exc = self.assertRaises(exceptions.Invalid, host_filter.build,
+                                    session, in_expression)
+            self.assertIn('resource_properties: "$traits": ', str(exc))
+            self.assertIn('CUSTOM_NOPE', str(exc))
+            exc = self.assertRaises(
+                exceptions.Invalid, host_filter.build, session,
+                no_expression, trait_query.parse('CUSTOM_NOPE'),
+                traits_field='physical:host reservation: traits')
+            self.assertIn('physical:host reservation: traits: ', str(exc))
+            self.assertIn('CUSTOM_NOPE', str(exc))
 
     def test_runs_on_the_backend_named(self):
         self.assertEqual(self.FIXTURE.DRIVER, self.engine.name)
@@ -492,10 +511,10 @@ class TestHostPropertiesSQLite(_HostPropertiesMixin,
 
     def plan(self, resource_properties) -> str:
         """SQLite's EXPLAIN QUERY PLAN of the host selection, one line."""
-        condition = capability_api.host_filter(
-            self.context, None, resource_properties)
-        query = sa.select(models.ComputeHost.id).where(condition)
         with db_session.reader.using(self.context) as session:
+            condition = host_filter.build(session, host_properties.HostQuery(
+                None, resource_properties), private_visible=True)
+            query = sa.select(models.ComputeHost.id).where(condition)
             compiled = query.compile(session.bind,
                                      compile_kwargs={'literal_binds': True})
             rows = session.execute(

@@ -89,3 +89,47 @@ class TestParse(testtools.TestCase):
     def test_empty_requirement_is_false(self):
         self.assertFalse(traits.TraitRequirement())
         self.assertTrue(traits.parse('CUSTOM_A'))
+
+
+class TestParseValue(testtools.TestCase):
+    """The one parser behind both parse() and Placement's ``required``
+    query parameters (api/placement/query_params.traits)."""
+
+    def kind(self, value, **kwargs):
+        return self.assertRaises(traits.TraitRequirementError,
+                                 traits.parse_value, value, **kwargs).kind
+
+    def test_groups_and_forbidden(self):
+        groups, forbidden = traits.parse_value('A, !B ,C')
+        self.assertEqual([{'A'}, {'C'}], groups)
+        self.assertEqual({'B'}, forbidden)
+        groups, forbidden = traits.parse_value('in:A, B')
+        self.assertEqual([{'A', 'B'}], groups)
+        self.assertEqual(frozenset(), forbidden)
+
+    def test_names_are_not_checked(self):
+        self.assertEqual([{'lower'}],
+                         traits.parse_value('lower')[0])
+
+    def test_kinds(self):
+        self.assertEqual(traits.EMPTY, self.kind('A,,B'))
+        self.assertEqual(traits.EMPTY, self.kind('!'))
+        self.assertEqual(traits.EMPTY, self.kind('in:A,'))
+        self.assertEqual(traits.FORBIDDEN_IN_ANY_OF, self.kind('in:A,!B'))
+        self.assertEqual(traits.ANY_OF_UNSUPPORTED,
+                         self.kind('in:A,B', allow_any_of=False))
+        self.assertEqual(traits.FORBIDDEN_UNSUPPORTED,
+                         self.kind('A,!B', allow_forbidden=False))
+        self.assertEqual(traits.NAME, self.assertRaises(
+            traits.TraitRequirementError, traits.parse, 'a').kind)
+        self.assertEqual(traits.CONFLICT, self.assertRaises(
+            traits.TraitRequirementError, traits.parse, 'A,!A').kind)
+
+    def test_conflicts_and_requirement(self):
+        groups = [frozenset({'A'}), frozenset({'B', 'C'}), frozenset({'D'})]
+        self.assertEqual([{'B', 'C'}], traits.conflicts(
+            groups, frozenset({'B', 'C'})))
+        req = traits.requirement(groups, frozenset({'E'}))
+        self.assertEqual({'A', 'D'}, req.required)
+        self.assertEqual(({'B', 'C'},), req.any_of)
+        self.assertEqual({'E'}, req.forbidden)

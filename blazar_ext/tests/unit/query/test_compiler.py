@@ -12,6 +12,7 @@ from blazar_ext.db.api import host_properties as hp
 from blazar_ext.db.models import host as models
 from blazar_ext import exceptions
 from blazar_ext.query import compiler
+from blazar_ext.query import language
 
 KNOWN = {'gpu': False, 'rack': False, 'cpu_features': False,
          'secret': True}
@@ -30,7 +31,7 @@ class TestCompileHostFilter(testtools.TestCase):
 
     def compile(self, resource, hypervisor=None, **kwargs):
         kwargs.setdefault('known_capabilities', KNOWN)
-        return hp.compile_host_filter(hypervisor, resource, **kwargs)
+        return hp.HostQuery(hypervisor, resource).compile(**kwargs)
 
     def assertInvalid(self, *args, **kwargs):
         error = self.assertRaises(exceptions.Invalid, self.compile, *args,
@@ -40,9 +41,9 @@ class TestCompileHostFilter(testtools.TestCase):
 
     def test_no_filter_is_true(self):
         for empty in (None, '', '[]'):
-            condition = hp.compile_host_filter(empty, empty)
+            condition = hp.HostQuery(empty, empty).compile()
             self.assertEqual('true', str(condition))
-        self.assertEqual('true', str(hp.compile_host_filter('', '')))
+        self.assertEqual('true', str(hp.HostQuery('', '').compile()))
 
     def test_both_fields_are_combined(self):
         sql = render(self.compile('["==", "$gpu", "true"]',
@@ -77,7 +78,8 @@ class TestCompileHostFilter(testtools.TestCase):
         self.assertNotIn('capability', sql)
 
     def test_without_known_capabilities_any_name_is_accepted(self):
-        sql = render(hp.compile_host_filter(None, '["==", "$anything", "1"]'))
+        sql = render(hp.HostQuery(
+            None, '["==", "$anything", "1"]').compile())
         self.assertIn("capability_name = 'anything'", sql)
 
     def test_hypervisor_properties_accept_columns_only(self):
@@ -183,7 +185,7 @@ class TestCompileHostFilter(testtools.TestCase):
             values=models.ComputeHostExtraCapability,
             values_owner_id='computehost_id')
         resolver = compiler.TableResolver('resource_properties', {}, table)
-        sql = render(compiler.compile(hp.parse('[">", "$rack", "9"]'),
+        sql = render(compiler.compile(language.parse('[">", "$rack", "9"]'),
                                       resolver))
         self.assertIn('CASE WHEN', sql)
         self.assertIn('THEN CAST(computehost_extra_capabilities.'
@@ -207,8 +209,8 @@ class TestCompileHostFilter(testtools.TestCase):
         self.assertIn('computehosts.resource_provider_id IS NOT NULL', sql)
         self.assertIn('resource_provider_traits', sql)
         self.assertNotIn('capability_name', sql)
-        self.assertEqual(set(), hp.capability_names(
-            None, '["==", "$traits", "CUSTOM_GPU"]'))
+        self.assertEqual(set(), hp.HostQuery(
+            None, '["==", "$traits", "CUSTOM_GPU"]').capability_names())
 
     def test_traits_all_in_needs_each_name(self):
         sql = render(self.compile(
@@ -230,9 +232,11 @@ class TestCompileHostFilter(testtools.TestCase):
                       message)
 
     def test_trait_names_are_collected(self):
-        self.assertEqual({'CUSTOM_A', 'CUSTOM_B', 'CUSTOM_C'}, hp.trait_names(
+        query = hp.HostQuery('', (
             '["and", ["==", "$traits", "CUSTOM_A"], ["not", ["in", '
             '"$traits", "CUSTOM_B", "CUSTOM_C"]], ["==", "$gpu", "x"]]'))
+        self.assertEqual({'CUSTOM_A', 'CUSTOM_B', 'CUSTOM_C'},
+                         query.trait_names())
 
     def test_dialect_specific_exactness(self):
         condition = self.compile(
@@ -292,7 +296,7 @@ class TestPluggableResolver(testtools.TestCase):
 
     def select(self, expression) -> list:
         condition = compiler.compile(
-            hp.parse(expression, 'network_properties'), self.resolver)
+            language.parse(expression, 'network_properties'), self.resolver)
         with self.engine.connect() as connection:
             return sorted(connection.scalars(
                 sa.select(self.ips.c.id).where(condition)))

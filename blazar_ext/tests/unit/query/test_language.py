@@ -4,16 +4,15 @@ import json
 
 import testtools
 
-from blazar_ext.db.api import host_properties as hp
 from blazar_ext import exceptions
-from blazar_ext.query import language
+from blazar_ext.query import language as lang
 
 
 class TestParse(testtools.TestCase):
 
     def assertInvalid(self, expression, *fragments,
                       field='resource_properties'):
-        error = self.assertRaises(exceptions.Invalid, hp.parse, expression,
+        error = self.assertRaises(exceptions.Invalid, lang.parse, expression,
                                   field)
         self.assertEqual(400, error.status)
         self.assertIn(field, str(error))
@@ -23,64 +22,65 @@ class TestParse(testtools.TestCase):
 
     def test_empty_means_no_filter(self):
         for empty in (None, '', '   ', '[]', []):
-            self.assertIsNone(hp.parse(empty), repr(empty))
+            self.assertIsNone(lang.parse(empty), repr(empty))
 
     def test_single_comparison(self):
-        self.assertEqual(hp.Comparison('==', 'vcpus', '8'),
-                         hp.parse('["==", "$vcpus", "8"]'))
+        self.assertEqual(lang.Comparison('==', 'vcpus', '8'),
+                         lang.parse('["==", "$vcpus", "8"]'))
 
     def test_every_comparison_operator(self):
         for op in ('==', '!=', '<', '<=', '>', '>=', 's==', 's!=', 's<',
                    's<=', 's>', 's>=', '<in>'):
-            self.assertEqual(hp.Comparison(op, 'a', 'b'),
-                             hp.parse([op, '$a', 'b']))
+            self.assertEqual(lang.Comparison(op, 'a', 'b'),
+                             lang.parse([op, '$a', 'b']))
 
     def test_text_and_list_forms_are_equal(self):
         expression = ['and', ['>=', '$memory_mb', '4096'],
                       ['==', '$gpu', 'true']]
-        self.assertEqual(hp.parse(expression),
-                         hp.parse(json.dumps(expression)))
+        self.assertEqual(lang.parse(expression),
+                         lang.parse(json.dumps(expression)))
 
     def test_nesting(self):
-        parsed = hp.parse(
+        parsed = lang.parse(
             '["or", ["and", [">=", "$memory_mb", "4096"], '
             '["not", ["==", "$gpu", "true"]]], ["in", "$rack", "r1", "r2"]]')
         self.assertEqual(
-            hp.Or((hp.And((hp.Comparison('>=', 'memory_mb', '4096'),
-                           hp.Not(hp.Comparison('==', 'gpu', 'true')))),
-                   hp.Membership('in', 'rack', ('r1', 'r2')))),
+            lang.Or((lang.And((lang.Comparison('>=', 'memory_mb', '4096'),
+                               lang.Not(lang.Comparison('==', 'gpu',
+                                                        'true')))),
+                     lang.Membership('in', 'rack', ('r1', 'r2')))),
             parsed)
 
     def test_and_or_with_one_item(self):
-        self.assertEqual(hp.And((hp.Comparison('==', 'a', 'b'),)),
-                         hp.parse(['and', ['==', '$a', 'b']]))
-        self.assertEqual(hp.Or((hp.Comparison('==', 'a', 'b'),)),
-                         hp.parse(['or', ['==', '$a', 'b']]))
+        self.assertEqual(lang.And((lang.Comparison('==', 'a', 'b'),)),
+                         lang.parse(['and', ['==', '$a', 'b']]))
+        self.assertEqual(lang.Or((lang.Comparison('==', 'a', 'b'),)),
+                         lang.parse(['or', ['==', '$a', 'b']]))
 
     def test_membership_operators(self):
         for op in ('in', '<or>', '<all-in>'):
-            self.assertEqual(hp.Membership(op, 'f', ('x', 'y')),
-                             hp.parse([op, '$f', 'x', 'y']))
+            self.assertEqual(lang.Membership(op, 'f', ('x', 'y')),
+                             lang.parse([op, '$f', 'x', 'y']))
             # A single JSON list of values is accepted too.
-            self.assertEqual(hp.Membership(op, 'f', ('x', 'y')),
-                             hp.parse([op, '$f', ['x', 'y']]))
-            self.assertEqual(hp.Membership(op, 'f', ('x',)),
-                             hp.parse([op, '$f', 'x']))
+            self.assertEqual(lang.Membership(op, 'f', ('x', 'y')),
+                             lang.parse([op, '$f', ['x', 'y']]))
+            self.assertEqual(lang.Membership(op, 'f', ('x',)),
+                             lang.parse([op, '$f', 'x']))
 
     def test_json_scalars_become_strings(self):
-        self.assertEqual(hp.Comparison('>=', 'memory_mb', '4096'),
-                         hp.parse(['>=', '$memory_mb', 4096]))
-        self.assertEqual(hp.Comparison('==', 'gpu', 'true'),
-                         hp.parse(['==', '$gpu', True]))
-        self.assertEqual(hp.Comparison('==', 'gpu', 'false'),
-                         hp.parse(['==', '$gpu', False]))
-        self.assertEqual(hp.Comparison('<', 'load', '0.5'),
-                         hp.parse('["<", "$load", 0.5]'))
+        self.assertEqual(lang.Comparison('>=', 'memory_mb', '4096'),
+                         lang.parse(['>=', '$memory_mb', 4096]))
+        self.assertEqual(lang.Comparison('==', 'gpu', 'true'),
+                         lang.parse(['==', '$gpu', True]))
+        self.assertEqual(lang.Comparison('==', 'gpu', 'false'),
+                         lang.parse(['==', '$gpu', False]))
+        self.assertEqual(lang.Comparison('<', 'load', '0.5'),
+                         lang.parse('["<", "$load", 0.5]'))
         # Plain notation: 1e3 must stay a number, not become '1000.0e0'.
-        self.assertEqual(hp.Comparison('<', 'n', '1000.0'),
-                         hp.parse('["<", "$n", 1e3]'))
-        self.assertEqual(hp.Membership('in', 'n', ('1', 'true')),
-                         hp.parse(['in', '$n', 1, True]))
+        self.assertEqual(lang.Comparison('<', 'n', '1000.0'),
+                         lang.parse('["<", "$n", 1e3]'))
+        self.assertEqual(lang.Membership('in', 'n', ('1', 'true')),
+                         lang.parse(['in', '$n', 1, True]))
 
     def test_not_json(self):
         self.assertInvalid('["==", "$a"', 'not valid JSON')
@@ -112,7 +112,7 @@ class TestParse(testtools.TestCase):
     def test_unknown_operator_is_named(self):
         error = self.assertInvalid(['=~', '$a', 'b'], '"=~"',
                                    'supported operators')
-        for op in language.operators_supported():
+        for op in lang.operators_supported():
             self.assertIn(op, str(error))
         self.assertInvalid(['and', ['===', '$a', 'b']], '"==="')
         self.assertInvalid(['AND', ['==', '$a', 'b']], '"AND"')
@@ -164,16 +164,16 @@ class TestParse(testtools.TestCase):
 
     def test_depth_limit(self):
         expression = ['==', '$a', 'b']
-        for _ in range(language.MAX_DEPTH):
+        for _ in range(lang.MAX_DEPTH):
             expression = ['not', expression]
         self.assertInvalid(expression, 'nested more than')
         self.assertInvalid('[' * 100000 + ']' * 100000)
 
     def test_size_limit(self):
         many = ['or'] + [['==', '$a', str(i)]
-                         for i in range(language.MAX_NODES)]
-        self.assertInvalid(many, 'more than %d terms' % language.MAX_NODES)
-        values = ['in', '$a'] + [str(i) for i in range(language.MAX_NODES)]
+                         for i in range(lang.MAX_NODES)]
+        self.assertInvalid(many, 'more than %d terms' % lang.MAX_NODES)
+        values = ['in', '$a'] + [str(i) for i in range(lang.MAX_NODES)]
         self.assertInvalid(values, 'more than')
 
     def test_long_messages_are_shortened(self):
@@ -181,33 +181,33 @@ class TestParse(testtools.TestCase):
         self.assertLess(len(str(error)), 600)
 
     def test_properties_of(self):
-        parsed = hp.parse(['and', ['==', '$a', '1'],
-                           ['not', ['in', '$b', '1']],
-                           ['or', ['<all-in>', '$c', 'x'],
-                            ['==', '$a', '2']]])
-        self.assertEqual({'a', 'b', 'c'}, language.properties_of(parsed))
-        self.assertEqual(set(), language.properties_of(None))
+        parsed = lang.parse(['and', ['==', '$a', '1'],
+                             ['not', ['in', '$b', '1']],
+                             ['or', ['<all-in>', '$c', 'x'],
+                              ['==', '$a', '2']]])
+        self.assertEqual({'a', 'b', 'c'}, lang.properties_of(parsed))
+        self.assertEqual(set(), lang.properties_of(None))
 
 
 class TestNumbers(testtools.TestCase):
 
     def test_numbers(self):
         for text in ('0', '8', '-3', '4096', '0.5', '-12.25', '007',
-                     '1' * language.MAX_NUMBER_LENGTH):
-            self.assertTrue(language.is_number(text), text)
+                     '1' * lang.MAX_NUMBER_LENGTH):
+            self.assertTrue(lang.is_number(text), text)
 
     def test_not_numbers(self):
         for text in ('', '-', '.', '.5', '5.', '-.5', '1.2.3', '1-2', '+1',
                      '1e3', ' 1', '1 ', 'nan', 'inf', '0x10', '1_000',
-                     '\u0663', '1' * (language.MAX_NUMBER_LENGTH + 1)):
-            self.assertFalse(language.is_number(text), text)
+                     '\u0663', '1' * (lang.MAX_NUMBER_LENGTH + 1)):
+            self.assertFalse(lang.is_number(text), text)
 
     def test_non_finite_spellings(self):
         for text in ('nan', 'NaN', 'inf', '-Inf', '+infinity', ' INF ',
                      'Infinity'):
-            self.assertTrue(language.spells_non_finite(text), text)
+            self.assertTrue(lang.spells_non_finite(text), text)
         for text in ('', 'infinite', 'nano', 'info', 'in f', 'nan1', '1'):
-            self.assertFalse(language.spells_non_finite(text), text)
+            self.assertFalse(lang.spells_non_finite(text), text)
 
 
 class TestOperators(testtools.TestCase):
@@ -217,14 +217,14 @@ class TestOperators(testtools.TestCase):
             ['==', '!=', '<', '<=', '>', '>=', 'and', 'or', 'not', 'in',
              '<or>', '<all-in>', '<in>', 's==', 's!=', 's<', 's<=', 's>',
              's>='],
-            hp.operators_supported())
+            lang.operators_supported())
 
     def test_every_supported_operator_parses(self):
-        for op in hp.operators_supported():
+        for op in lang.operators_supported():
             if op in ('and', 'or'):
                 expression = [op, ['==', '$a', 'b']]
             elif op == 'not':
                 expression = [op, ['==', '$a', 'b']]
             else:
                 expression = [op, '$a', 'b']
-            self.assertIsNotNone(hp.parse(expression), op)
+            self.assertIsNotNone(lang.parse(expression), op)

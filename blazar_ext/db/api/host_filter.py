@@ -1,0 +1,67 @@
+"""The host filter: one condition over computehosts for a host request.
+
+Host reservations, instance packing and the availability route ask the
+same thing of a host: its columns and capabilities match the request's
+``hypervisor_properties`` and ``resource_properties`` (parsed once into a
+host_properties.HostQuery), and its resource provider meets the request's
+trait requirement. ``build`` turns that into one SQL condition, inside the
+caller's session:
+
+    condition = host_filter.build(session, host_properties.HostQuery(
+        hypervisor_properties, resource_properties), requirement,
+        private_visible=False)
+
+Only the capability names the expressions mention are looked up. A name
+the caller may not see, or a trait that does not exist, is an Invalid
+(400) naming it.
+"""
+
+import sqlalchemy as sa
+
+from blazar_ext.db.api import host_properties
+from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db.models import host as host_models
+from blazar_ext import exceptions
+from blazar_ext.query import traits as trait_query
+
+
+def known_capabilities(session, names) -> dict:
+    """{name: private} of the host capability names of ``names`` that
+    exist, through the (resource_type, capability_name) unique index."""
+    names = set(names)
+    if not names:
+        return {}
+    cap = host_models.ExtraCapability
+    return {name: bool(private) for name, private in session.execute(
+        sa.select(cap.capability_name, cap.private).where(
+            cap.resource_type == host_properties.RESOURCE_TYPE,
+            cap.capability_name.in_(names)))}
+
+
+def _check_traits(session, names, field: str) -> None:
+    try:
+        trait_api.check_exist(session, names)
+    except exceptions.TraitNotFound as exc:
+        raise exceptions.Invalid(reason='%s: %s' % (field, exc))
+
+
+def build(session, query: host_properties.HostQuery,
+          requirement: trait_query.TraitRequirement | None = None,
+          private_visible: bool = False,
+          traits_field: str = 'traits') -> sa.ColumnElement:
+    """One condition over ComputeHost for ``query`` and ``requirement``.
+
+    ``traits_field`` names the requirement in the Invalid raised for a
+    trait that does not exist. A host without a resource provider has no
+    traits.
+    """
+    known = known_capabilities(session, query.capability_names())
+    properties = query.compile(private_visible=private_visible,
+                               known_capabilities=known)
+    _check_traits(session, query.trait_names(),
+                  'resource_properties: "$traits"')
+    if not requirement:
+        return properties
+    _check_traits(session, requirement.names, traits_field)
+    return sa.and_(properties, *trait_api.provider_filter(
+        requirement, host_models.ComputeHost.resource_provider_id))
