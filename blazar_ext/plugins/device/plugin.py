@@ -17,7 +17,6 @@ from blazar_ext.db.models import device as device_models
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
 from blazar_ext.plugins.device import RESOURCE_TYPE
-from blazar_ext.plugins.device import schema
 
 LOG = logging.getLogger(__name__)
 
@@ -73,7 +72,7 @@ class DevicePlugin(base.DetailTableMixin, base.ResourcePlugin):
     resource_type = RESOURCE_TYPE
     detail_columns = ('min', 'max', 'resource_properties')
     api_routes = {
-        'devices': 'blazar_ext.plugins.device.controller:DevicesController'}
+        'devices': 'blazar_ext.api.v1.devices:DevicesController'}
     policy_modules = ('blazar_ext.policies.devices',)
     catalog_resource_type = 'OS::Blazar::Device'
     detail_table = device_api.DETAILS
@@ -210,11 +209,11 @@ class DevicePlugin(base.DetailTableMixin, base.ResourcePlugin):
         return cfg.CONF.capability_default_visibility == 'private'
 
     def create_resource(self, context, values: dict) -> dict:
-        columns = {name: values[name] for name in schema.COLUMNS
+        columns = {name: values[name] for name in device_api.COLUMNS
                    if values.get(name) is not None}
         capabilities = {
             key: _as_capability_value(value) for key, value in values.items()
-            if key not in schema.COLUMNS and value is not None}
+            if key not in device_api.COLUMNS and value is not None}
         return device_api.device_create(
             context, columns, capabilities,
             private_default=self.private_default())

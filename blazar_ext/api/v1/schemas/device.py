@@ -1,4 +1,4 @@
-"""Request schemas for /v1/devices."""
+"""Request schemas for /v1/devices (the physical:device plugin)."""
 
 # Device columns and fields a capability may not take.
 RESERVED_NAMES = ['id', 'name', 'device_type', 'vendor', 'model',

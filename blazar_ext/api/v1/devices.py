@@ -1,6 +1,6 @@
-"""/v1/devices: register, describe, take out of service and unregister
-devices; /v1/devices/properties (properties discovery) and
-/v1/devices/allocations.
+"""/v1/devices, routed by the physical:device plugin: register, describe,
+take out of service and unregister devices; /v1/devices/properties
+(properties discovery) and /v1/devices/allocations.
 
 Reads go to the database; writes are the manager's generic resource call.
 A device shows its extra capabilities as top-level keys, as a host does,
@@ -12,12 +12,12 @@ import pecan
 from pecan import rest
 
 from blazar_ext.api.v1 import properties as v1_properties
+from blazar_ext.api.v1.schemas import device as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext.db.api import device as device_api
 from blazar_ext import exceptions
 from blazar_ext.plugins.device import RESOURCE_TYPE
-from blazar_ext.plugins.device import schema
 from blazar_ext.policies import devices as device_policies
 from blazar_ext import policy
 from blazar_ext.query import language
