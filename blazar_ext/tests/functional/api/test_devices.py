@@ -4,12 +4,16 @@ service and healing, and concurrent creates for the last device; on
 SQLite, then on MariaDB/MySQL and PostgreSQL."""
 
 import contextlib
+import datetime
 import threading
 
+from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from blazar_ext.api import metrics as api_metrics
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import metrics as metrics_db
 from blazar_ext.db.models import device as device_models
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
@@ -293,6 +297,19 @@ class TestDevices(DeviceTestCase):
             'reservations': [device_reservation()]})
         self.assertEqual(400, resp.status, resp.text)
         self.assertIn("'physical:device' is not enabled", resp.text)
+
+    def test_state_gauges_count_devices(self):
+        a = self.add_device('edge-1')
+        self.add_device('edge-2')
+        self.request('PUT', '/v1/devices/%s' % a['id'], {'reservable': False})
+        self.create(start=1, end=120, reservations=[device_reservation()])
+        state = metrics_db.state(
+            blazar_context.get_admin_context(),
+            now=timeutils.utcnow() + datetime.timedelta(minutes=2),
+            sources=api_metrics._own_resources())
+        self.assertEqual(1, state['reservable']['physical:device'])
+        self.assertEqual(1, state['reserved']['physical:device'])
+        self.assertEqual(0, state['reserved']['physical:host'])
 
     def test_policies_are_registered(self):
         resp = self.request('GET', '/v1/devices', headers={
