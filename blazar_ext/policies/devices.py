@@ -12,6 +12,7 @@ POST = POLICY_ROOT % 'post'
 PUT = POLICY_ROOT % 'put'
 DELETE = POLICY_ROOT % 'delete'
 GET_ALLOCATIONS = POLICY_ROOT % 'get_allocations'
+CALENDAR = POLICY_ROOT % 'calendar'
 
 rules = [
     policy.DocumentedRuleDefault(
@@ -49,6 +50,13 @@ rules = [
         check_str=base.RULE_ADMIN,
         description='List device allocations.',
         operations=[{'path': '/v1/devices/allocations', 'method': 'GET'}]),
+    policy.DocumentedRuleDefault(
+        name=CALENDAR,
+        # As the hosts' calendar: devices and the time taken; lease names
+        # only for leases the caller may see.
+        check_str=base.RULE_ADMIN_OR_OWNER,
+        description='See devices and when they are reserved.',
+        operations=[{'path': '/v1/devices/calendar', 'method': 'GET'}]),
 ]
 
 

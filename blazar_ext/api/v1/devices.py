@@ -1,6 +1,6 @@
 """/v1/devices, routed by the physical:device plugin: register, describe,
 take out of service and unregister devices; /v1/devices/properties
-(properties discovery) and /v1/devices/allocations.
+(properties discovery), /v1/devices/allocations and /v1/devices/calendar.
 
 Reads go to the database; writes are the manager's generic resource call.
 A device shows its extra capabilities as top-level keys, as a host does,
@@ -11,6 +11,7 @@ from oslo_utils import timeutils
 import pecan
 from pecan import rest
 
+from blazar_ext.api.v1 import calendar as v1_calendar
 from blazar_ext.api.v1 import properties as v1_properties
 from blazar_ext.api.v1.schemas import device as schema
 from blazar_ext.api.v1 import views
@@ -92,12 +93,23 @@ class DeviceAllocationsController(rest.RestController):
             for device_id, reservations in by_device.items()]}
 
 
+class DeviceCalendarController(rest.RestController):
+    """/v1/devices/calendar?start=&end=[&limit=&marker=]: what the
+    reservation calendar draws, as /v1/os-hosts/calendar."""
+
+    @pecan.expose('json')
+    def get_all(self, **_query):
+        return v1_calendar._answer(device_policies.CALENDAR,
+                                   device_api.device_calendar)
+
+
 class DevicesController(rest.RestController):
 
     # /v1/devices/properties: the devices' capabilities (as
     # /v1/physical:device/properties, in the client's shape).
     properties = v1_properties.TypePropertiesController(RESOURCE_TYPE)
     allocations = DeviceAllocationsController()
+    calendar = DeviceCalendarController()
 
     @pecan.expose('json')
     def get_all(self):

@@ -16,6 +16,7 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import calendar as calendar_api
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import reservation_detail
 from blazar_ext.db.models import device as models
@@ -348,3 +349,29 @@ def allocation_list(context, start: datetime.datetime | None = None,
         query = query.where(_ALLOC.start_date < end)
     with db_session.reader.using(context) as session:
         return [dict(row._mapping) for row in session.execute(query)]
+
+
+def device_calendar(context, start: datetime.datetime,
+                    end: datetime.datetime, limit: int | None = None,
+                    marker: str | None = None) -> dict:
+    """What the calendar draws for devices, as db.api.calendar's
+    host_calendar answers for hosts: {'resources', 'resource_count',
+    'allocations'}, devices paged by name."""
+    with db_session.reader.using(context) as session:
+        # The calendar's own readers, so the rows have its shape.
+        rows = calendar_api._page(session, sa.select(
+            _DEVICE.id, _DEVICE.name, _DEVICE.device_type,
+            _DEVICE.reservable, _DEVICE.reservable_reason),
+            _DEVICE.name, limit, marker)
+        paged = limit is not None or marker is not None
+        return {
+            'resources': [{'id': d_id, 'name': name,
+                           'device_type': device_type,
+                           'reservable': reservable, 'disabled': False,
+                           'reservable_reason': reason}
+                          for d_id, name, device_type, reservable, reason
+                          in rows],
+            'resource_count': calendar_api._count(session, _DEVICE),
+            'allocations': calendar_api._allocations(
+                session, _ALLOC, _ALLOC.device_id, start, end,
+                [r[0] for r in rows] if paged else None)}

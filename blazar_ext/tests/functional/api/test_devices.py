@@ -6,6 +6,7 @@ SQLite, then on MariaDB/MySQL and PostgreSQL."""
 import contextlib
 import datetime
 import threading
+import urllib.parse
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
@@ -286,6 +287,26 @@ class TestDevices(DeviceTestCase):
         self.assertEqual([lease['id']],
                          [r['lease_id'] for r in found[a['id']]])
         self.assertEqual([], found[b['id']])
+
+    def test_calendar(self):
+        a = self.add_device('edge-1')
+        self.add_device('edge-2')
+        lease = self.create(reservations=[device_reservation()])
+        query = urllib.parse.urlencode({
+            'start': base.lease_date(0), 'end': base.lease_date(24 * 60)})
+        resp = self.request('GET', '/v1/devices/calendar?' + query)
+        self.assertEqual(200, resp.status, resp.text)
+        body = resp.json()['calendar']
+        self.assertEqual(2, body['resource_count'])
+        self.assertEqual(['edge-1', 'edge-2'],
+                         [r['name'] for r in body['resources']])
+        allocations = [dict(zip(body['allocation_fields'], row))
+                       for row in body['allocations']]
+        self.assertEqual([(a['id'], lease['id'])],
+                         [(x['resource_id'], x['lease_id'])
+                          for x in allocations])
+        resp = self.request('GET', '/v1/devices/calendar?start=x&end=y')
+        self.assertEqual(400, resp.status, resp.text)
 
     def test_disabled_type_is_unrouted_and_refused(self):
         self.conf.set_override('plugins', ['physical.host.plugin'],
