@@ -41,6 +41,11 @@ class ManagerEndpoint:
         enabled or an operation it does not have."""
         plugin = self.leases.plugins.get(resource_type)
         method = plugin.operation(operation)
+        if not isinstance(payload, dict) or (
+                operation != 'create' and 'id' not in payload):
+            raise exceptions.Invalid(
+                reason='%s of a %s resource: the payload must be an object '
+                       'with the resource\'s id' % (operation, resource_type))
         values = payload.get('values') or {}
         if operation == 'create':
             return self._created(context, method(context, values))

@@ -143,6 +143,12 @@ class TestResourceCall(base.LeaseTestCase):
                                 'physical:host', '__init__', {})
         self.assertIn("no '__init__' operation", str(exc))
 
+    def test_a_payload_without_the_id_is_invalid(self):
+        exc = self.assertRaises(exceptions.Invalid, self.call,
+                                'physical:host', 'delete', {})
+        self.assertIn("payload must be an object with the resource's id",
+                      str(exc))
+
     def test_a_disabled_type_is_invalid(self):
         self.conf.set_override('plugins', ['virtual.floatingip.plugin'],
                                group='manager')
