@@ -15,6 +15,7 @@ from blazar_ext import exceptions
 from blazar_ext.manager import healing
 from blazar_ext.manager import leases
 from blazar_ext.plugins import base
+from blazar_ext.plugins import loader
 from blazar_ext.plugins import physical_host
 from blazar_ext.plugins import virtual_floatingip
 from blazar_ext.rpc import manager_client
@@ -101,6 +102,9 @@ class ManagerEndpoint:
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def update_property(self, context, resource_type: str, name: str,
                         private: bool) -> dict:
+        # The enabled plugins loaded first: a type's db module declares
+        # its capability values table on import (physical:device's).
+        loader.get()
         return capability_api.property_set_private(context, resource_type,
                                                    name, private)
 
