@@ -13,6 +13,7 @@ from prometheus_client import core
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import metrics as metrics_db
 from blazar_ext import metrics
+from blazar_ext.plugins import loader
 
 LOG = logging.getLogger(__name__)
 
@@ -33,7 +34,8 @@ class StateCollector:
             PREFIX + '_database_up', 'Whether the state gauges could be '
             'read from the database at this scrape (1) or not (0).')
         try:
-            state = metrics_db.state(blazar_context.get_admin_context())
+            state = metrics_db.state(blazar_context.get_admin_context(),
+                                     sources=_own_resources())
         except Exception as exc:
             LOG.warning('Metrics: cannot read the state from the '
                         'database: %s', exc)
@@ -43,6 +45,15 @@ class StateCollector:
         up.add_metric([], 1)
         yield up
         yield from _state_families(state, timeutils.utcnow())
+
+
+def _own_resources() -> list:
+    """Each enabled type's own resources and allocations (its plugin's
+    ``lost_sources`` of its own type): what the reservable and reserved
+    gauges count."""
+    return [source for plugin in loader.get()
+            for source in plugin.lost_sources()
+            if source.resource_type == plugin.resource_type]
 
 
 def _gauge(name: str, documentation: str, labels: list, samples) -> object:

@@ -5,6 +5,7 @@ from blazar_ext import context as blazar_context
 from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_service
 from blazar_ext import exceptions
+from blazar_ext.plugins import physical_host
 from blazar_ext.rpc import manager_client
 
 
@@ -25,8 +26,9 @@ def _set_reservable(args, reservable: bool) -> int:
         values['reservable_reason'] = args.reason
     try:
         host_id = host_service.host_id_of(context, args.host)
-        host = manager_client.get_client().update_host(
-            context, str(host_id), values)
+        host = manager_client.get_client().resource_call(
+            context, physical_host.RESOURCE_TYPE, 'update',
+            {'id': str(host_id), 'values': values})
     except exceptions.BlazarExtException as exc:
         print(str(exc))
         return 1

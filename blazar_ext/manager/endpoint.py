@@ -1,19 +1,24 @@
 """The manager's RPC endpoint: the one writer of reservation state.
 
 Only the methods declared here can be called remotely; each mirrors one in
-blazar_ext.rpc.manager_client.
+blazar_ext.rpc.manager_client. Resources of every type go through one
+call, ``resource_call`` (1.3), served by the type's plugin; the per-type
+methods of 1.0-1.2 stay for an API pinned below 1.3 during a rolling
+upgrade and call it.
 """
 
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from blazar_ext.db.api import capability as capability_api
-from blazar_ext.db.api import host as host_api
 from blazar_ext import exceptions
 from blazar_ext.manager import budgets
 from blazar_ext.manager import healing
 from blazar_ext.manager import leases
+from blazar_ext.plugins import base
+from blazar_ext.plugins import loader
 from blazar_ext.plugins import physical_host
+from blazar_ext.plugins import virtual_floatingip
 from blazar_ext.rpc import manager_client
 
 LOG = logging.getLogger(__name__)
@@ -23,39 +28,54 @@ class ManagerEndpoint:
     target = messaging.Target(version=manager_client.RPC_API_VERSION)
 
     def __init__(self):
-        self.hosts = physical_host.HostPlugin()
         self.leases = leases.LeaseManager()
         self.healer = healing.Healer(self.leases)
         # RPC namespace "budgets" (blazar_ext.rpc.budget_client).
         self.budgets = budgets.BudgetEndpoint(self.leases)
 
-    # Hosts. Domain errors are expected: oslo.messaging sends them back to
-    # the API without logging a traceback.
+    # Resources (1.3). Domain errors are expected: oslo.messaging sends
+    # them back to the API without logging a traceback.
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
-    def create_host(self, context, values: dict) -> dict:
-        host = self.hosts.create_host(context, values)
-        # A new host may be what a degraded reservation waits for.
+    def resource_call(self, context, resource_type: str, operation: str,
+                      payload: dict):
+        """``operation`` (base.OPERATIONS) on a resource of
+        ``resource_type``: payload {'id': resource id (update, delete),
+        'values': {...} (create, update)}. Invalid (400) for a type not
+        enabled or an operation it does not have."""
+        plugin = self.leases.plugins.get(resource_type)
+        method = plugin.operation(operation)
+        if not isinstance(payload, dict) or (
+                operation != 'create' and 'id' not in payload):
+            raise exceptions.Invalid(
+                reason='%s of a %s resource: the payload must be an object '
+                       'with the resource\'s id' % (operation, resource_type))
+        values = payload.get('values') or {}
+        if operation == 'create':
+            return self._created(context, method(context, values))
+        if operation == 'update':
+            return self._update(context, plugin, payload['id'], values)
+        return method(context, payload['id'])
+
+    def _created(self, context, resource: dict) -> dict:
+        # A new resource may be what a degraded reservation waits for.
         self.healer.retry_missing(context)
-        return host
+        return resource
 
-    @messaging.expected_exceptions(exceptions.BlazarExtException)
-    def update_host(self, context, host_id: str, values: dict) -> dict:
-        """Set capabilities and, with ``reservable``, take the host out
-        of service (healing its reservations) or bring it back."""
+    def _update(self, context, plugin, resource_id, values: dict) -> dict:
+        """Set the description and, with ``reservable``, take the resource
+        out of service (healing its reservations) or bring it back."""
         values = dict(values)
-        reservable = values.pop('reservable', None)
-        reason = values.pop('reservable_reason', None)
+        service = {key: values.pop(key) for key in base.SERVICE_FIELDS
+                   if key in values}
         if values:
-            self.hosts.update_host(context, host_id, values)
-        if reservable is not None:
-            self.healer.set_host_reservable(context, host_id,
-                                            bool(reservable), reason=reason)
-        return host_api.host_get(context, host_id)
-
-    @messaging.expected_exceptions(exceptions.BlazarExtException)
-    def delete_host(self, context, host_id: str) -> None:
-        return self.hosts.delete_host(context, host_id)
+            plugin.update_resource(context, resource_id, values)
+        if service.get('reservable') is not None:
+            self.healer.set_reservable(
+                context, plugin.resource_type, resource_id,
+                bool(service['reservable']),
+                reason=service.get('reservable_reason'))
+        return plugin.get_resource(context, resource_id)
 
     # Leases (1.1). Return values are JSON primitives; the API reads the
     # lease back from the database to answer. private_visible (1.2) is the
@@ -79,26 +99,42 @@ class ManagerEndpoint:
     def delete_lease(self, context, lease_id: str) -> None:
         self.leases.delete_lease(context, lease_id)
 
-    # Resource properties (1.2): whether users see a capability is host
-    # description, which the manager alone writes.
+    # Resource properties (1.2): whether users see a capability is
+    # resource description, which the manager alone writes.
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def update_property(self, context, resource_type: str, name: str,
                         private: bool) -> dict:
+        # The enabled plugins loaded first: a type's db module declares
+        # its capability values table on import (physical:device's).
+        loader.get()
         return capability_api.property_set_private(context, resource_type,
                                                    name, private)
 
-    # Floating IPs (1.1)
+    # Per-type calls of 1.0-1.2, kept for an API pinned below 1.3 (a
+    # rolling upgrade): each is resource_call on its type.
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def create_host(self, context, values: dict) -> dict:
+        return self.resource_call(context, physical_host.RESOURCE_TYPE,
+                                  'create', {'values': values})
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def update_host(self, context, host_id: str, values: dict) -> dict:
+        return self.resource_call(context, physical_host.RESOURCE_TYPE,
+                                  'update', {'id': host_id, 'values': values})
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def delete_host(self, context, host_id: str) -> None:
+        return self.resource_call(context, physical_host.RESOURCE_TYPE,
+                                  'delete', {'id': host_id})
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def create_floatingip(self, context, values: dict) -> dict:
-        return {'id': self._floatingips().create_floatingip(
-            context, values)['id']}
+        return self.resource_call(context, virtual_floatingip.RESOURCE_TYPE,
+                                  'create', {'values': values})
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def delete_floatingip(self, context, floatingip_id: str) -> None:
-        self._floatingips().delete_floatingip(context, floatingip_id)
-
-    def _floatingips(self):
-        # Invalid (400) naming the enabled types if it is disabled.
-        return self.leases.plugins.get('virtual:floatingip')
+        return self.resource_call(context, virtual_floatingip.RESOURCE_TYPE,
+                                  'delete', {'id': floatingip_id})

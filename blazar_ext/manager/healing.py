@@ -1,14 +1,15 @@
 """Healing: reservations that lost a resource get a replacement, or are
 flagged.
 
-When a host (or floating IP) goes out of service, every live reservation
-with an allocation on it whose window has not ended is handed to its
+When a resource (a host, a floating IP, ...) goes out of service, every
+live reservation with an allocation on it (where its type's plugin says:
+``lost_sources``) whose window has not ended is handed to its
 resource type's ``heal`` hook, which holds a replacement satisfying the
 same request for the rest of the window (active: from now; future: the
 whole window). Where none fits, the allocation stays and the reservation
 is flagged ``missing_resources``, its lease ``degraded``; degraded
-reservations are retried whenever a host comes back or is registered, and
-on every health poll.
+reservations are retried whenever a resource comes back or is registered,
+and on every health poll.
 
 Enforcement: healing does not call the chain's ``check_update``. The
 lease itself does not change (same owner, window and request); only which
@@ -32,11 +33,10 @@ import datetime
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
-from blazar_ext.db.api import floatingip as floatingip_api
 from blazar_ext.db.api import healing as healing_api
-from blazar_ext.db.api import host_service
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext import metrics
+from blazar_ext.plugins import base
 
 LOG = logging.getLogger(__name__)
 
@@ -49,51 +49,49 @@ class Healer:
 
     # Service state changes (then heal what they affect)
 
-    def set_host_reservable(self, context, host_id, reservable: bool,
-                            reason: str | None = None,
-                            by: str = host_service.OPERATOR,
-                            only_if_by: str | None = None) -> bool:
-        """Take a host out of service or back, then heal; True if its
-        state changed."""
-        changed = host_service.set_reservable(
-            context, host_id, reservable, reason=reason, by=by,
+    def set_reservable(self, context, resource_type: str, resource_id,
+                       reservable: bool, reason: str | None = None,
+                       by: str = base.OPERATOR,
+                       only_if_by: str | None = None) -> bool:
+        """Take a resource of ``resource_type`` out of service or back
+        (its plugin's ``set_reservable``), then heal; True if its state
+        changed."""
+        plugin = self.leases.plugins.get(resource_type)
+        changed = plugin.set_reservable(
+            context, resource_id, reservable, reason=reason, by=by,
             only_if_by=only_if_by)
         if changed:
-            LOG.info('Host %s is %s (%s: %s)', host_id,
+            LOG.info('%s %s is %s (%s: %s)', resource_type, resource_id,
                      'back in service' if reservable else 'out of service',
                      by, reason or '-')
             if reservable:
                 self.retry_missing(context)
             else:
-                self.heal(context, host_ids=[host_id])
-        return changed
-
-    def set_floatingip_reservable(self, context, fip_id: str,
-                                  reservable: bool) -> bool:
-        changed = floatingip_api.floatingip_set_reservable(
-            context, fip_id, reservable)
-        if changed:
-            if reservable:
-                self.retry_missing(context)
-            else:
-                self.heal(context, fip_ids=[fip_id])
+                self.heal(context, lost={resource_type: [resource_id]})
         return changed
 
     # Healing
 
-    def heal(self, context, host_ids=None, fip_ids=None,
+    def sources(self) -> list:
+        """Where the enabled types' reservations hold resources that can
+        go out of service (their plugins' ``lost_sources``)."""
+        return [source for plugin in self.leases.plugins
+                for source in plugin.lost_sources()]
+
+    def heal(self, context, lost: dict | None = None,
              retry_missing: bool = False,
              now: datetime.datetime | None = None) -> list:
-        """Heal the reservations on the resources given (all resources
-        out of service when none is given); returns the outcomes."""
+        """Heal the reservations on the resources ``lost`` ({resource
+        type: [ids]}; every resource out of service when None); returns
+        the outcomes."""
         now = now or timeutils.utcnow()
+        sources = self.sources()
         lease_ids = healing_api.leases_to_heal(
-            context, now, host_ids=host_ids, fip_ids=fip_ids,
-            retry_missing=retry_missing)
+            context, now, sources, lost=lost, retry_missing=retry_missing)
         if not lease_ids:
             return []
         outcomes = healing_api.heal_leases(context, lease_ids, now,
-                                           self._heal_reservations,
+                                           self._heal_reservations, sources,
                                            self._record)
         for outcome in outcomes:
             for change in outcome['replaced']:

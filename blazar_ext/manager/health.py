@@ -20,7 +20,6 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import host_service
 from blazar_ext import exceptions
 from blazar_ext import health
 from blazar_ext.manager import healing
@@ -60,32 +59,47 @@ class HealthMonitor(periodic.PeriodicThread):
         return changed
 
     def _check(self, context, now: datetime.datetime, changed: dict) -> None:
+        """Every enabled type's resources due for a check (its plugin's
+        ``health_targets``), in batches."""
+        for plugin in self.healer.leases.plugins:
+            self._check_type(context, plugin, now, changed)
+
+    def _check_type(self, context, plugin, now: datetime.datetime,
+                    changed: dict) -> None:
         interval = datetime.timedelta(seconds=CONF.health.interval)
         while not self.stopping():
-            claimed = host_service.claim_health_checks(
+            claimed = plugin.health_targets(
                 context, self.checker, now, interval,
-                limit=CONF.health.batch_size)
+                CONF.health.batch_size)
             if not claimed:
                 return
-            hosts = [{'id': host_id, 'name': name, 'service_name': service}
-                     for host_id, name, service, _r, _b in claimed]
             try:
-                found = self.source.check(hosts)
+                found = self.source.check(
+                    [{key: target[key]
+                      for key in ('id', 'name', 'service_name')}
+                     for target in claimed])
             except exceptions.HealthSourceError as exc:
-                LOG.warning('%s; host states unchanged', exc)
+                LOG.warning('%s; %s states unchanged', exc,
+                            plugin.resource_type)
                 return
-            for host_id, _name, _service, reservable, by in claimed:
-                if host_id not in found:
+            for target in claimed:
+                if target['id'] not in found:
                     continue
-                problem = found[host_id]
-                if problem is not None and reservable:
-                    if self.healer.set_host_reservable(
-                            context, host_id, False, reason=problem,
-                            by=self.source.name):
-                        changed['down'].append(host_id)
-                elif (problem is None and not reservable and
-                        by == self.source.name):
-                    if self.healer.set_host_reservable(
-                            context, host_id, True,
-                            only_if_by=self.source.name):
-                        changed['up'].append(host_id)
+                self._apply(context, plugin.resource_type, target,
+                            found[target['id']], changed)
+
+    def _apply(self, context, resource_type: str, target: dict,
+               problem: str | None, changed: dict) -> None:
+        """Out of service if found down; back if found up and this
+        source took it out."""
+        if problem is not None and target['reservable']:
+            if self.healer.set_reservable(
+                    context, resource_type, target['id'], False,
+                    reason=problem, by=self.source.name):
+                changed['down'].append(target['id'])
+        elif (problem is None and not target['reservable'] and
+                target['by'] == self.source.name):
+            if self.healer.set_reservable(
+                    context, resource_type, target['id'], True,
+                    only_if_by=self.source.name):
+                changed['up'].append(target['id'])

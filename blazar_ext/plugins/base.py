@@ -23,11 +23,42 @@ How the manager drives a plugin:
   outside the allocation transaction; they may call foreign services.
 - ``heal`` re-places what a reservation lost when a resource went out of
   service, or reports it missing.
+
+A type also owns its resources' whole lifecycle, so nothing outside
+``plugins/`` names it:
+
+- registration: ``resource_operations`` names what the manager's generic
+  RPC call (``resource_call(resource_type, operation, payload)``) may ask
+  of it, served by ``create_resource``, ``update_resource`` and
+  ``delete_resource`` (``legacy_rpc`` names the per-type methods of RPC
+  API 1.0-1.2, for an API pinned below 1.3 during a rolling upgrade);
+- service state: ``set_reservable`` takes a resource out of service or
+  brings it back (the manager heals after it);
+- healing: ``lost_sources`` says where its reservations hold resources
+  that can go out of service, ``heal`` / ``heal_many`` re-place them;
+- health: ``health_targets`` hands the health monitor the resources due
+  for a check (none by default);
+- API and catalog: ``api_routes``, ``policy_modules``,
+  ``catalog_resource_type`` and ``properties_of``.
 """
 
 import abc
 import datetime
 from typing import Any
+
+from blazar_ext import exceptions
+
+#: The operations of the manager's generic resource call, each served by
+#: one method of the contract.
+OPERATIONS = {'create': 'create_resource', 'update': 'update_resource',
+              'delete': 'delete_resource'}
+
+#: Keys of an update payload that change the service state rather than
+#: the resource's description.
+SERVICE_FIELDS = ('reservable', 'reservable_reason')
+
+#: Who took a resource out of service when no health source did.
+OPERATOR = 'operator'
 
 
 class Spec(dict):
@@ -73,6 +104,15 @@ class ResourcePlugin(metaclass=abc.ABCMeta):
     #: the namespaces associated with it describe its properties (title,
     #: type, operators) in the properties API. None: the type's own name.
     catalog_resource_type: str | None = None
+
+    #: The operations of OPERATIONS this type's resources answer to; any
+    #: other is a 400 naming these.
+    resource_operations: tuple = ()
+
+    #: For an API pinned below RPC 1.3 (rolling upgrade): {operation:
+    #: (manager method, its version, keyword naming the resource id or
+    #: None)}, the per-type calls an older manager knows.
+    legacy_rpc: dict = {}
 
     # Requests
 
@@ -163,6 +203,65 @@ class ResourcePlugin(metaclass=abc.ABCMeta):
         spec['resource_type'] = self.resource_type
         spec['id'] = reservation['id']
         return spec
+
+    # Resources of this type (the manager's generic resource call)
+
+    def operation(self, operation: str):
+        """The bound method serving ``operation``; Invalid naming the
+        operations this type has otherwise."""
+        if operation not in self.resource_operations:
+            raise exceptions.Invalid(
+                reason='%s resources have no %r operation; they have: %s'
+                       % (self.resource_type, operation,
+                          ', '.join(self.resource_operations) or 'none'))
+        return getattr(self, OPERATIONS[operation])
+
+    def create_resource(self, context, values: dict) -> dict:
+        """Register a resource (the API validated ``values``)."""
+        raise NotImplementedError
+
+    def update_resource(self, context, resource_id: str,
+                        values: dict) -> dict:
+        """Change a resource's description (never its service state:
+        the manager hands SERVICE_FIELDS to ``set_reservable``)."""
+        raise NotImplementedError
+
+    def delete_resource(self, context, resource_id: str) -> None:
+        """Unregister a resource; refuse while reservations hold it."""
+        raise NotImplementedError
+
+    def get_resource(self, context, resource_id: str) -> dict:
+        """One resource as the API shows it after an update."""
+        raise NotImplementedError
+
+    # Service state, healing and health
+
+    def set_reservable(self, context, resource_id: str, reservable: bool,
+                       reason: str | None = None, by: str = OPERATOR,
+                       only_if_by: str | None = None) -> bool:
+        """Take a resource out of service or bring it back; True if its
+        state changed (the manager then heals). ``only_if_by``: only if
+        that source took it out. Default: the type has no service
+        state."""
+        raise exceptions.Invalid(
+            reason='%s resources cannot be taken out of service'
+                   % self.resource_type)
+
+    def lost_sources(self) -> list:
+        """Where this type's reservations hold resources that can go out
+        of service: blazar_ext.db.api.healing.LostSource entries (the
+        lost resource's type, its allocation table, resource table and
+        column). Default: none, nothing of this type is ever healed."""
+        return []
+
+    def health_targets(self, context, checker: str,
+                       now: datetime.datetime,
+                       interval: datetime.timedelta, limit: int) -> list:
+        """Claim (for ``checker``) up to ``limit`` resources not checked
+        for ``interval``, for the health source: [{'id', 'name',
+        'service_name', 'reservable', 'by'}]. Default: none (the type's
+        resources are not health-checked)."""
+        return []
 
     # Adoption of an upstream Blazar database (import-blazar)
 

@@ -16,14 +16,18 @@ from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_filter
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api import host_reservation as detail_api
+from blazar_ext.db.api import host_service
+from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import lease as lease_models
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
+from blazar_ext.plugins import physical_host
 from blazar_ext.query import traits as trait_query
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 
-RESOURCE_TYPE = 'physical:host'
+RESOURCE_TYPE = physical_host.RESOURCE_TYPE
 BEFORE_END_ACTIONS = ('default', 'snapshot')
 
 
@@ -110,6 +114,54 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
     policy_modules = ('blazar_ext.policies.oshosts',)
     catalog_resource_type = 'OS::Blazar::Host'
     detail_table = detail_api.DETAILS
+    resource_operations = ('create', 'update', 'delete')
+    legacy_rpc = {'create': ('create_host', '1.0', None),
+                  'update': ('update_host', '1.0', 'host_id'),
+                  'delete': ('delete_host', '1.0', 'host_id')}
+
+    # Hosts: registration (physical_host), service state, health.
+
+    @property
+    def hosts(self) -> physical_host.HostPlugin:
+        # Loaded on first use: the API process loads plugins too, for
+        # their routes, and needs no host inventory.
+        if getattr(self, '_hosts', None) is None:
+            self._hosts = physical_host.HostPlugin()
+        return self._hosts
+
+    def create_resource(self, context, values: dict) -> dict:
+        return self.hosts.create_host(context, values)
+
+    def update_resource(self, context, resource_id: str,
+                        values: dict) -> dict:
+        return self.hosts.update_host(context, resource_id, values)
+
+    def delete_resource(self, context, resource_id: str) -> None:
+        self.hosts.delete_host(context, resource_id)
+
+    def get_resource(self, context, resource_id: str) -> dict:
+        return host_api.host_get(context, resource_id)
+
+    def set_reservable(self, context, resource_id: str, reservable: bool,
+                       reason: str | None = None, by: str = base.OPERATOR,
+                       only_if_by: str | None = None) -> bool:
+        return host_service.set_reservable(
+            context, resource_id, reservable, reason=reason, by=by,
+            only_if_by=only_if_by)
+
+    def lost_sources(self) -> list:
+        return [healing_api.LostSource(
+            RESOURCE_TYPE, lease_models.ComputeHostAllocation,
+            host_models.ComputeHost, 'compute_host_id')]
+
+    def health_targets(self, context, checker: str,
+                       now: datetime.datetime,
+                       interval: datetime.timedelta, limit: int) -> list:
+        return [{'id': host_id, 'name': name, 'service_name': service,
+                 'reservable': reservable, 'by': by}
+                for host_id, name, service, reservable, by in
+                host_service.claim_health_checks(
+                    context, checker, now, interval, limit=limit)]
 
     def normalize(self, request: dict, current: dict | None = None,
                   private_visible: bool = False) -> base.Spec:

@@ -14,6 +14,8 @@ from oslo_utils import timeutils
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import floatingip as fip_api
 from blazar_ext.db.api import floatingip_reservation as detail_api
+from blazar_ext.db.api import healing as healing_api
+from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
 
@@ -36,8 +38,32 @@ class FloatingIPPlugin(base.DetailTableMixin, base.ResourcePlugin):
         'floatingips': 'blazar_ext.api.v1.floatingips:FloatingIPsController'}
     policy_modules = ('blazar_ext.policies.floatingips',)
     detail_table = detail_api.DETAILS
+    resource_operations = ('create', 'delete')
+    legacy_rpc = {'create': ('create_floatingip', '1.1', None),
+                  'delete': ('delete_floatingip', '1.1', 'floatingip_id')}
 
-    # Registration
+    # Registration, service state
+
+    def create_resource(self, context, values: dict) -> dict:
+        return {'id': self.create_floatingip(context, values)['id']}
+
+    def delete_resource(self, context, resource_id: str) -> None:
+        self.delete_floatingip(context, resource_id)
+
+    def get_resource(self, context, resource_id: str) -> dict:
+        return fip_api.floatingip_get(context, resource_id)
+
+    def set_reservable(self, context, resource_id: str, reservable: bool,
+                       reason: str | None = None, by: str = base.OPERATOR,
+                       only_if_by: str | None = None) -> bool:
+        # A floating IP keeps no reason nor who took it out.
+        return fip_api.floatingip_set_reservable(context, resource_id,
+                                                 reservable)
+
+    def lost_sources(self) -> list:
+        return [healing_api.LostSource(
+            RESOURCE_TYPE, fip_models.FloatingIPAllocation,
+            fip_models.FloatingIP, 'floatingip_id')]
 
     def create_floatingip(self, context, values: dict) -> dict:
         address = values['floating_ip_address']

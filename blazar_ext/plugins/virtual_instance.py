@@ -21,9 +21,12 @@ from blazar_ext.db.api import host_filter
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api import instance as instance_api
 from blazar_ext.db.api import reservation_provider
+from blazar_ext.db.models import host as host_models
+from blazar_ext.db.models import instance as instance_models
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
 from blazar_ext.plugins import compute
+from blazar_ext.plugins import physical_host
 from blazar_ext import states
 
 LOG = logging.getLogger(__name__)
@@ -171,9 +174,15 @@ class InstanceReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
                       'affinity', 'resource_properties')
     # resource_properties filters the hosts: their capabilities are this
     # type's properties, described in the catalog for instances.
-    properties_of = 'physical:host'
+    properties_of = physical_host.RESOURCE_TYPE
     catalog_resource_type = 'OS::Blazar::Instance'
     detail_table = instance_api.DETAILS
+
+    def lost_sources(self) -> list:
+        """Slots on hosts: a host out of service loses them."""
+        return [healing_api.LostSource(
+            physical_host.RESOURCE_TYPE, instance_models.InstanceAllocation,
+            host_models.ComputeHost, 'compute_host_id')]
 
     def __init__(self, compute_driver: compute.ComputeDriver | None = None):
         self._given = compute_driver

@@ -11,6 +11,12 @@ History:
     1.2 - create_lease, update_lease: private_visible, the API's policy
           decision on private capabilities (the manager checks no policy);
           properties: update_property (a capability's private flag)
+    1.3 - resource_call(resource_type, operation, payload): registering,
+          describing, unregistering and taking out of service the
+          resources of any type, through its plugin; replaces the per-type
+          calls of 1.0 and 1.1 (create_host, update_host, delete_host,
+          create_floatingip, delete_floatingip), which a 1.3 manager still
+          serves for an API pinned below 1.3
 """
 
 from concurrent import futures
@@ -25,7 +31,7 @@ from blazar_ext import rpc
 
 CONF = cfg.CONF
 
-RPC_API_VERSION = '1.2'
+RPC_API_VERSION = '1.3'
 
 # Seconds allowed on top of [manager] rpc_timeout before a call is given up.
 DEADLINE_MARGIN = 2.0
@@ -88,17 +94,31 @@ class ManagerClient:
                 reason='the manager cannot be reached (%s)'
                        % type(exc).__name__)
 
-    # Hosts
+    # Resources of any type
 
-    def create_host(self, context, values: dict) -> dict:
-        return self._call(context, 'create_host', values=values)
+    def resource_call(self, context, resource_type: str, operation: str,
+                      payload: dict):
+        """``operation`` ('create', 'update', 'delete') on a resource of
+        ``resource_type``: payload {'id': ..., 'values': {...}}.
 
-    def update_host(self, context, host_id: str, values: dict) -> dict:
-        return self._call(context, 'update_host', host_id=host_id,
-                          values=values)
-
-    def delete_host(self, context, host_id: str) -> None:
-        return self._call(context, 'delete_host', host_id=host_id)
+        Pinned below 1.3 (rolling upgrade), the type's own call of the
+        older API (its plugin's ``legacy_rpc``) goes instead; a type
+        without one needs 1.3 (503 naming the pin)."""
+        legacy = None
+        if _LOCAL_ENDPOINT is None and not self._client.can_send_version(
+                '1.3'):
+            legacy = _legacy_call(resource_type, operation)
+        if legacy is None:
+            return self._call(context, 'resource_call', version='1.3',
+                              resource_type=resource_type,
+                              operation=operation, payload=payload)
+        method, version, id_name = legacy
+        kwargs = {}
+        if id_name is not None:
+            kwargs[id_name] = payload['id']
+        if operation != 'delete':
+            kwargs['values'] = payload.get('values') or {}
+        return self._call(context, method, version=version, **kwargs)
 
     # Leases
 
@@ -134,16 +154,6 @@ class ManagerClient:
                           resource_type=resource_type, name=name,
                           private=private)
 
-    # Floating IPs
-
-    def create_floatingip(self, context, values: dict) -> dict:
-        return self._call(context, 'create_floatingip', version='1.1',
-                          values=values)
-
-    def delete_floatingip(self, context, floatingip_id: str) -> None:
-        return self._call(context, 'delete_floatingip', version='1.1',
-                          floatingip_id=floatingip_id)
-
 
 _CLIENT = None
 # The manager's endpoint when it runs in this very process (all-in-one).
@@ -174,6 +184,18 @@ def _call_local(context, method: str, kwargs: dict,
         # The endpoint marks its domain errors for the RPC server, which
         # unwraps them; do as it does.
         raise wrapped.exc_info[1] from None
+
+
+def _legacy_call(resource_type: str, operation: str) -> tuple | None:
+    """(method, version, id keyword) of the pre-1.3 call standing for
+    ``operation`` on ``resource_type``, as its plugin declares."""
+    # Imported here: the plugins import the database layer, which the
+    # RPC client does not need otherwise.
+    from blazar_ext.plugins import loader
+    plugin = loader.get().by_type.get(resource_type)
+    if plugin is None:
+        return None
+    return plugin.legacy_rpc.get(operation)
 
 
 def get_client() -> ManagerClient:

@@ -112,8 +112,8 @@ def run(hosts: int, per_host: int, affected: int, rounds: int) -> int:
             if n:
                 put_back(failing, reservation_ids)
             t = time.perf_counter()
-            healer.set_host_reservable(context, failing, False,
-                                       reason='bench')
+            healer.set_reservable(context, 'physical:host', failing, False,
+                                  reason='bench')
             times.append(time.perf_counter() - t)
             moved, degraded = outcome(reservation_ids)
             print('round %d: %.0f ms, %d reservations moved, %d missing '

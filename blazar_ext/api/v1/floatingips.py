@@ -10,6 +10,7 @@ from blazar_ext.api.v1.schemas import floatingip as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext.db.api import floatingip as fip_api
+from blazar_ext.plugins import virtual_floatingip
 from blazar_ext.policies import floatingips as floatingip_policies
 from blazar_ext import policy
 from blazar_ext.rpc import manager_client
@@ -45,8 +46,9 @@ class FloatingIPsController(rest.RestController):
         values = validation.parse_json(pecan.request.body)
         v1_leases.require(values, schema.CREATE['required'])
         validation.validate(schema.CREATE, values)
-        created = manager_client.get_client().create_floatingip(
-            context, values)
+        created = manager_client.get_client().resource_call(
+            context, virtual_floatingip.RESOURCE_TYPE, 'create',
+            {'values': values})
         pecan.response.status = 201
         return {'floatingip': views.floatingip(
             fip_api.floatingip_get(context, created['id']), iso=True)}
@@ -55,6 +57,8 @@ class FloatingIPsController(rest.RestController):
     def delete(self, floatingip_id):
         context = pecan.request.context
         policy.authorize(context, floatingip_policies.DELETE)
-        manager_client.get_client().delete_floatingip(context, floatingip_id)
+        manager_client.get_client().resource_call(
+            context, virtual_floatingip.RESOURCE_TYPE, 'delete',
+            {'id': floatingip_id})
         pecan.response.status = 204
         return ''

@@ -15,6 +15,7 @@ from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext.db.api import host as host_api
 from blazar_ext import exceptions
+from blazar_ext.plugins import physical_host
 from blazar_ext.policies import oshosts as oshosts_policies
 from blazar_ext import policy
 from blazar_ext.query import language
@@ -93,7 +94,8 @@ def _check_update(values: dict) -> None:
 class HostsController(rest.RestController):
 
     # /v1/os-hosts/properties (python-blazarclient's host property commands).
-    properties = v1_properties.HostPropertiesController()
+    properties = v1_properties.TypePropertiesController(
+        physical_host.RESOURCE_TYPE)
     # /v1/os-hosts/allocations and /v1/os-hosts/{host_id}/allocation.
     allocations = v1_allocations.HostAllocationsController()
     allocation = v1_allocations.HostAllocationController()
@@ -154,7 +156,9 @@ class HostsController(rest.RestController):
                 raise exceptions.Invalid(
                     reason="'%s': %s is greater than the maximum of %d"
                            % (field, values[field], schema.MAX_INT))
-        host = manager_client.get_client().create_host(context, values)
+        host = manager_client.get_client().resource_call(
+            context, physical_host.RESOURCE_TYPE, 'create',
+            {'values': values})
         pecan.response.status = 201
         return {'host': views.host(host, show_private(context))}
 
@@ -167,14 +171,16 @@ class HostsController(rest.RestController):
             _check_update(values)
         validation.validate(schema.UPDATE, values)
         _service_state(values)
-        host = manager_client.get_client().update_host(
-            context, host_id, values)
+        host = manager_client.get_client().resource_call(
+            context, physical_host.RESOURCE_TYPE, 'update',
+            {'id': host_id, 'values': values})
         return {'host': views.host(host, show_private(context))}
 
     @pecan.expose(content_type='application/json')
     def delete(self, host_id):
         context = pecan.request.context
         policy.authorize(context, oshosts_policies.DELETE)
-        manager_client.get_client().delete_host(context, host_id)
+        manager_client.get_client().resource_call(
+            context, physical_host.RESOURCE_TYPE, 'delete', {'id': host_id})
         pecan.response.status = 204
         return ''

@@ -6,8 +6,9 @@ Two route families share the handlers below:
 - /v1/{resource_type}/properties[/{name}], as the discovery spec describes
   (an instance type, whose requests filter hosts, lists the hosts'
   properties, described by its own catalog resource type);
-- /v1/os-hosts/properties[/{name}], as python-blazarclient calls it
-  (bodies wrapped in ``resource_properties`` / ``resource_property``).
+- /v1/<a type's collection>/properties[/{name}] (/v1/os-hosts/properties
+  as python-blazarclient calls it), bodies wrapped in
+  ``resource_properties`` / ``resource_property``.
 
 A private property never shows to a caller without
 ``blazar:properties:get_private``: it is left out of listings, and asking
@@ -28,9 +29,6 @@ from blazar_ext.plugins import loader
 from blazar_ext.policies import properties as property_policies
 from blazar_ext import policy
 from blazar_ext.rpc import manager_client
-
-HOST_RESOURCE_TYPE = 'physical:host'
-
 
 # Catalog keys a property listing carries, when the catalog gives them.
 CATALOG_KEYS = ('title', 'type', 'items_type', 'operators')
@@ -166,22 +164,26 @@ class PropertiesController(rest.RestController):
         return ''
 
 
-class HostPropertiesController(rest.RestController):
-    """/v1/os-hosts/properties, as python-blazarclient calls it.
+class TypePropertiesController(rest.RestController):
+    """<collection>/properties of one resource type (/v1/os-hosts/
+    properties, as python-blazarclient calls it).
 
     As upstream Blazar, values are plain strings and PATCH answers 200
     with the property; unlike it, ``private`` is the stored flag.
     """
 
+    def __init__(self, resource_type: str):
+        self.resource_type = resource_type
+
     @pecan.expose('json')
     def get_all(self):
         return {'resource_properties': list_properties(
-            pecan.request.context, HOST_RESOURCE_TYPE)}
+            pecan.request.context, self.resource_type)}
 
     @pecan.expose('json')
     def get_one(self, name):
         return {'resource_property': show_property(
-            pecan.request.context, HOST_RESOURCE_TYPE, name)}
+            pecan.request.context, self.resource_type, name)}
 
     @pecan.expose('json')
     def patch(self, name):
@@ -189,8 +191,8 @@ class HostPropertiesController(rest.RestController):
         upstream's {id, resource_type, property_name, private, created_at,
         updated_at}, so scripts written for either work."""
         context = pecan.request.context
-        item = update_property(context, HOST_RESOURCE_TYPE, name)
-        record = capability_api.property_record(context, HOST_RESOURCE_TYPE,
+        item = update_property(context, self.resource_type, name)
+        record = capability_api.property_record(context, self.resource_type,
                                                 name)
         return {'resource_property': dict(item, **views.resource_property(
             record, iso=True))}

@@ -9,13 +9,13 @@ writer transaction under the lease row locks, so two managers never heal
 the same reservation twice.
 """
 
+import collections
 import datetime
 
 import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import lease as lease_api
-from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as models
@@ -24,25 +24,27 @@ from blazar_ext.db import session as db_session
 # Leases whose reservations still hold resources.
 LIVE_STATUSES = ('PENDING', 'STARTING', 'ACTIVE', 'UPDATING')
 
-HOST_TYPE = 'physical:host'
-FLOATINGIP_TYPE = 'virtual:floatingip'
+
+class LostSource(collections.namedtuple(
+        'LostSource', 'resource_type allocation resource column')):
+    """Where reservations hold resources that can go out of service: the
+    lost resource's type, the allocation model, the resource model (with
+    a ``reservable`` column) and the allocation's column naming the
+    resource. Resource-type plugins declare theirs (``lost_sources``)."""
 
 
-def _lost_queries(now: datetime.datetime, host_ids=None, fip_ids=None,
+def _lost_queries(sources, now: datetime.datetime, lost=None,
                   lease_ids=None) -> list:
     """SELECT (resource_type, reservation_id, lease_id, resource_id) of
-    the allocations on resources out of service, window not over: hosts
-    held whole (physical:host) or in part (virtual:instance), floating
-    IPs."""
+    the allocations on resources out of service, window not over, one per
+    source. ``lost`` {resource type: ids}: only those (None: all)."""
     queries = []
-    for alloc, resource, column, only in (
-            (models.ComputeHostAllocation, host_models.ComputeHost,
-             'compute_host_id', host_ids),
-            (instance_models.InstanceAllocation, host_models.ComputeHost,
-             'compute_host_id', host_ids),
-            (fip_models.FloatingIPAllocation, fip_models.FloatingIP,
-             'floatingip_id', fip_ids)):
-        resource_id = getattr(alloc, column)
+    for source in dict.fromkeys(sources):
+        alloc, resource = source.allocation, source.resource
+        only = None if lost is None else lost.get(source.resource_type, ())
+        if only is not None and not only:
+            continue
+        resource_id = getattr(alloc, source.column)
         query = (
             sa.select(models.Reservation.resource_type, alloc.reservation_id,
                       models.Reservation.lease_id, resource_id)
@@ -53,8 +55,6 @@ def _lost_queries(now: datetime.datetime, host_ids=None, fip_ids=None,
             .where(resource.reservable == sa.false(), alloc.end_date > now,
                    models.Lease.status.in_(LIVE_STATUSES)))
         if only is not None:
-            if not only:
-                continue
             query = query.where(resource_id.in_(list(only)))
         if lease_ids is not None:
             query = query.where(models.Lease.id.in_(list(lease_ids)))
@@ -62,14 +62,16 @@ def _lost_queries(now: datetime.datetime, host_ids=None, fip_ids=None,
     return queries
 
 
-def leases_to_heal(context, now: datetime.datetime, host_ids=None,
-                   fip_ids=None, retry_missing: bool = False) -> list:
+def leases_to_heal(context, now: datetime.datetime, sources: list,
+                   lost: dict | None = None,
+                   retry_missing: bool = False) -> list:
     """Ids of the live leases with an allocation on a resource out of
-    service (of ``host_ids``/``fip_ids`` when given), plus, with
+    service (of ``lost`` {resource type: ids} when given), through the
+    ``sources`` (LostSource) of the enabled types, plus, with
     ``retry_missing``, those with a reservation missing resources."""
     found = set()
     with db_session.reader.using(context) as session:
-        for query in _lost_queries(now, host_ids, fip_ids):
+        for query in _lost_queries(sources, now, lost):
             found.update(row[2] for row in session.execute(query))
         if retry_missing:
             found.update(session.scalars(
@@ -83,7 +85,7 @@ def leases_to_heal(context, now: datetime.datetime, host_ids=None,
 
 @lease_api.retry
 def heal_leases(context, lease_ids, now: datetime.datetime, heal,
-                record=None) -> list:
+                sources: list, record=None) -> list:
     """Move or flag every reservation of ``lease_ids`` that holds a
     resource out of service or is flagged missing resources.
 
@@ -91,7 +93,8 @@ def heal_leases(context, lease_ids, now: datetime.datetime, heal,
     each (reservation, lost_ids, start, end) of ``items`` it holds
     replacements for the ``lost_ids`` over [start, end] and releases those
     it replaced, returning one {lost id: new id or None} per item, in
-    order. Returns one outcome per lease touched: {'lease_id',
+    order. ``sources``: the LostSource entries of the enabled types.
+    Returns one outcome per lease touched: {'lease_id',
     'replaced': [{'reservation_id', 'resource_type', 'from', 'to'}],
     'missing' and 'newly_missing': [reservation ids], 'degraded',
     'was_degraded'}. ``record(session, outcomes)``, if given, runs last in
@@ -113,7 +116,7 @@ def heal_leases(context, lease_ids, now: datetime.datetime, heal,
             return []
         by_id = {lease.id: lease for lease in leases}
         lost: dict = {}
-        for query in _lost_queries(now, lease_ids=list(by_id)):
+        for query in _lost_queries(sources, now, lease_ids=list(by_id)):
             for resource_type, res_id, _lease_id, resource_id in \
                     session.execute(query):
                 lost.setdefault(res_id, []).append(resource_id)

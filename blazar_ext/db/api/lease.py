@@ -18,8 +18,6 @@ from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 from blazar_ext import states
 
-HOST_TYPE = 'physical:host'
-
 
 def retry(func):
     """Retry on deadlock and on a lost allocation race."""

@@ -13,12 +13,6 @@ from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
-# The catalog resource type standing for each reservation resource type,
-# so callers may ask with either name.
-CATALOG_RESOURCE_TYPES = {
-    'physical:host': 'OS::Blazar::Host',
-}
-
 
 def _to_dict(row) -> dict:
     return {'name': row.name, 'created_at': row.created_at,
@@ -107,8 +101,9 @@ def catalog_properties(context, resource_type: str,
                        visible_to: str | None = None) -> dict:
     """Property definitions the catalog gives for ``resource_type``.
 
-    ``resource_type`` is a catalog name (OS::Blazar::Host) or a reservation
-    resource type (physical:host, see CATALOG_RESOURCE_TYPES).
+    ``resource_type`` is a catalog name (OS::Blazar::Host): a reservation
+    resource type's plugin names its own (``catalog_resource_type``, see
+    blazar_ext.plugins.loader.Plugins.property_source).
 
     Returns {prefixed name: {'name', 'title', 'type', 'operators',
     'namespace'}} over every namespace associated with the resource type
@@ -116,7 +111,6 @@ def catalog_properties(context, resource_type: str,
     ``operators`` is None when the definition gives none; for an array the
     type is 'array' and ``items_type`` names the element type.
     """
-    resource_type = CATALOG_RESOURCE_TYPES.get(resource_type, resource_type)
     ns = models.MetadefNamespace
     assoc = models.MetadefNamespaceResourceType
     rt = models.MetadefResourceType

@@ -7,14 +7,10 @@ import datetime
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
-from blazar_ext.db.models import floatingip as fip_models
-from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import lease as models
 from blazar_ext.db import session as db_session
 from blazar_ext import states
 
-HOST_TYPE = 'physical:host'
-FLOATINGIP_TYPE = 'virtual:floatingip'
 # A reservation in these holds nothing (any more).
 _RELEASED = (states.Reservation.DELETED, states.Reservation.ERROR)
 
@@ -32,23 +28,34 @@ def _reserved_now(session, allocations, resource_column, now) -> int:
     return session.execute(query).scalar() or 0
 
 
-def state(context, now: datetime.datetime | None = None) -> dict:
+def _reservable(session, resource) -> int:
+    """Resources of the model ``resource`` in service (and, where it has
+    the column, not disabled)."""
+    table = resource.__table__
+    where = [table.c.reservable.is_(sa.true())]
+    if 'disabled' in table.c:
+        where.append(table.c.disabled.is_(sa.false()))
+    return session.execute(sa.select(sa.func.count()).select_from(table)
+                           .where(*where)).scalar()
+
+
+def state(context, now: datetime.datetime | None = None,
+          sources: list = ()) -> dict:
     """Counts for the state gauges, in one reader transaction.
 
     Returns {'leases': {status: n}, 'degraded_leases': n,
     'reservations': {(resource_type, status): n},
     'missing_resources': n, 'reservable': {type: n},
     'reserved': {type: n}, 'overdue_events': n,
-    'oldest_overdue_event': datetime or None}.
+    'oldest_overdue_event': datetime or None}. ``sources``: the
+    enabled types' own resources, as db.api.healing.LostSource entries
+    (their resource and allocation tables), for 'reservable' and
+    'reserved'.
     """
     now = now or timeutils.utcnow()
     leases = models.Lease.__table__
     reservations = models.Reservation.__table__
     events = models.Event.__table__
-    hosts = host_models.ComputeHost.__table__
-    fips = fip_models.FloatingIP.__table__
-    host_allocations = models.ComputeHostAllocation.__table__
-    fip_allocations = fip_models.FloatingIPAllocation.__table__
     with db_session.reader.using(context) as session:
         by_status = dict(session.execute(
             sa.select(leases.c.status, sa.func.count())
@@ -66,23 +73,13 @@ def state(context, now: datetime.datetime | None = None) -> dict:
             sa.select(sa.func.count()).select_from(reservations)
             .where(reservations.c.missing_resources.is_(sa.true()),
                    reservations.c.status.notin_(_RELEASED))).scalar()
-        reservable = {
-            HOST_TYPE: session.execute(
-                sa.select(sa.func.count()).select_from(hosts)
-                .where(hosts.c.reservable.is_(sa.true()),
-                       hosts.c.disabled.is_(sa.false()))).scalar(),
-            FLOATINGIP_TYPE: session.execute(
-                sa.select(sa.func.count()).select_from(fips)
-                .where(fips.c.reservable.is_(sa.true()))).scalar(),
-        }
-        reserved = {
-            HOST_TYPE: _reserved_now(session, host_allocations,
-                                     host_allocations.c.compute_host_id,
-                                     now),
-            FLOATINGIP_TYPE: _reserved_now(session, fip_allocations,
-                                           fip_allocations.c.floatingip_id,
-                                           now),
-        }
+        reservable, reserved = {}, {}
+        for source in sources:
+            allocations = source.allocation.__table__
+            reservable[source.resource_type] = _reservable(session,
+                                                           source.resource)
+            reserved[source.resource_type] = _reserved_now(
+                session, allocations, allocations.c[source.column], now)
         overdue, oldest = session.execute(
             sa.select(sa.func.count(), sa.func.min(events.c.time))
             .where(events.c.status == states.Event.UNDONE,

@@ -5,6 +5,7 @@ Importing this package registers every table on ``base.BASE.metadata``.
 
 from blazar_ext.db.models import base  # noqa: F401
 from blazar_ext.db.models import budget  # noqa: F401
+from blazar_ext.db.models import device  # noqa: F401
 from blazar_ext.db.models import floatingip  # noqa: F401
 from blazar_ext.db.models import host  # noqa: F401
 from blazar_ext.db.models import instance  # noqa: F401

@@ -62,11 +62,40 @@ class TestRPCVersionPin(base.LeaseTestCase):
         manager_client.reset_client()
         self.add_host('h1')
         self.create()
+        # Resources go through the generic call of the current version.
         self.assertEqual([manager_client.RPC_API_VERSION],
-                         self.wire.versions('create_lease'))
+                         self.wire.versions('resource_call'))
+        self.assertEqual([], self.wire.versions('create_host'))
+        # Leases have not changed since 1.2.
+        self.assertEqual(['1.2'], self.wire.versions('create_lease'))
         [args] = [a for name, _v, a in self.wire.sent
                   if name == 'create_lease']
         self.assertIn('private_visible', args)
+
+    def test_pinned_below_1_3_resources_use_the_per_type_calls(self):
+        # A 1.2 manager has no resource_call: the API speaks its per-type
+        # calls, which a 1.3 manager still serves.
+        self.conf.set_override('rpc_version', '1.2', group='manager')
+        manager_client.reset_client()
+        host = self.add_host('h1')
+        resp = self.request('PUT', '/v1/os-hosts/%s' % host['id'],
+                            {'reservable': False})
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertFalse(resp.json()['host']['reservable'])
+        resp = self.request('POST', '/v1/floatingips', {
+            'floating_network_id': 'net', 'floating_ip_address': '10.0.0.9'})
+        self.assertEqual(201, resp.status, resp.text)
+        fip_id = resp.json()['floatingip']['id']
+        self.assertEqual(204, self.request(
+            'DELETE', '/v1/floatingips/%s' % fip_id).status)
+        self.assertEqual(204, self.request(
+            'DELETE', '/v1/os-hosts/%s' % host['id']).status)
+        self.assertEqual([], self.wire.versions('resource_call'))
+        self.assertEqual(['1.0'], self.wire.versions('create_host'))
+        self.assertEqual(['1.0'], self.wire.versions('update_host'))
+        self.assertEqual(['1.0'], self.wire.versions('delete_host'))
+        self.assertEqual(['1.1'], self.wire.versions('create_floatingip'))
+        self.assertEqual(['1.1'], self.wire.versions('delete_floatingip'))
 
     def test_leases_fall_back_to_1_1_without_private_visible(self):
         self.conf.set_override('rpc_version', '1.1', group='manager')

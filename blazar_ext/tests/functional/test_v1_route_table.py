@@ -47,7 +47,7 @@ class TestV1RouteTable(base.TestCase):
         # Every route of the table, each plugin's under its segment.
         self.assertEqual(
             len(v1_routes.CORE) + sum(
-                len(v1_routes.MOUNTED[v1_routes.controller_class(path)])
+                len(v1_routes.mounted(v1_routes.controller_class(path)))
                 for path in loader.get().routes().values()),
             len(api_routes.v1_routes()))
 
@@ -87,3 +87,11 @@ class TestV1RouteTable(base.TestCase):
                           api_routes.v1_routes())
             self.assertNotIn(('GET', '/v1/floatingips'),
                              api_routes.v1_routes())
+
+    def test_the_device_plugin_brings_its_routes(self):
+        routes = {'devices': 'blazar_ext.api.v1.devices:DevicesController'}
+        with mock.patch.object(loader.get(), 'routes',
+                               return_value=routes):
+            self.assertEqual([], self.problems())
+            self.assertIn(('PUT', '/v1/devices/{device_id}'),
+                          api_routes.v1_routes())

@@ -341,8 +341,9 @@ class TestFloatingIPHealing(base.HostServiceTestCase):
             context.get_admin_context(), reservation_id)
 
     def set_fip_reservable(self, fip: dict, reservable: bool) -> None:
-        self.manager.service.endpoint.healer.set_floatingip_reservable(
-            context.get_admin_context(), fip['id'], reservable)
+        self.manager.service.endpoint.healer.set_reservable(
+            context.get_admin_context(), 'virtual:floatingip', fip['id'],
+            reservable)
 
     def test_lost_address_replaced_on_the_same_network(self):
         a = self.add_fip('172.24.4.10')

@@ -119,3 +119,49 @@ class TestEnabledPlugins(base.LeaseTestCase):
                                group='manager')
         exc = self.assertRaises(exceptions.ConfigurationError, loader.get)
         self.assertIn('no.such.plugin', str(exc))
+
+
+class TestResourceCall(base.LeaseTestCase):
+    """The manager's generic resource call (RPC 1.3) answers what the
+    type's plugin declares, and nothing else."""
+
+    def call(self, resource_type, operation, payload):
+        from blazar_ext import context
+        from blazar_ext.rpc import manager_client
+        return manager_client.get_client().resource_call(
+            context.get_admin_context(), resource_type, operation, payload)
+
+    def test_an_operation_the_type_lacks_is_invalid(self):
+        exc = self.assertRaises(exceptions.Invalid, self.call,
+                                'virtual:floatingip', 'update',
+                                {'id': 'x', 'values': {}})
+        self.assertIn("virtual:floatingip resources have no 'update' "
+                      "operation; they have: create, delete", str(exc))
+
+    def test_an_unknown_operation_is_invalid(self):
+        exc = self.assertRaises(exceptions.Invalid, self.call,
+                                'physical:host', '__init__', {})
+        self.assertIn("no '__init__' operation", str(exc))
+
+    def test_a_payload_without_the_id_is_invalid(self):
+        exc = self.assertRaises(exceptions.Invalid, self.call,
+                                'physical:host', 'delete', {})
+        self.assertIn("payload must be an object with the resource's id",
+                      str(exc))
+
+    def test_a_disabled_type_is_invalid(self):
+        self.conf.set_override('plugins', ['virtual.floatingip.plugin'],
+                               group='manager')
+        exc = self.assertRaises(exceptions.Invalid, self.call,
+                                'physical:host', 'create',
+                                {'values': {'name': 'h1'}})
+        self.assertIn("resource_type 'physical:host' is not enabled",
+                      str(exc))
+
+    def test_update_takes_out_of_service_through_the_plugin(self):
+        host = self.add_host('h1')
+        updated = self.call('physical:host', 'update', {
+            'id': host['id'], 'values': {'reservable': False,
+                                         'reservable_reason': 'broken'}})
+        self.assertFalse(updated['reservable'])
+        self.assertEqual('broken', updated['reservable_reason'])

@@ -16,6 +16,7 @@ from blazar_ext import context as blazar_context
 from blazar_ext.db.api import metadef_namespace as ns_api
 from blazar_ext.db.api import metadef_resource_type as rt_api
 from blazar_ext import exceptions
+from blazar_ext.plugins import loader as plugin_loader
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures as blazar_fixtures
 
@@ -112,7 +113,11 @@ class TestDefinitions(base.DBTestCase):
 
     def test_catalog_properties_for_a_resource_type(self):
         metadefs.load(self.ctx, metadefs.definitions_dir())
-        for resource_type in ('OS::Blazar::Host', 'physical:host'):
+        # The catalog type of physical:host comes from its plugin.
+        _source, catalog = plugin_loader.Plugins(
+            ['physical.host.plugin']).property_source('physical:host')
+        self.assertEqual('OS::Blazar::Host', catalog)
+        for resource_type in (catalog,):
             props = rt_api.catalog_properties(self.ctx, resource_type)
             self.assertEqual(
                 {'name': 'cpu_features', 'title': 'CPU features',

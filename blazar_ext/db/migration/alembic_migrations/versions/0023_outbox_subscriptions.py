@@ -7,7 +7,7 @@ oslo.messaging notification and once to each subscription that hears it
 (one ``webhook_deliveries`` row per subscription, with its attempts).
 
 Revision ID: 0023
-Revises: 0021
+Revises: 0022
 Create Date: 2026-11-26
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0023'
-down_revision = '0021'
+down_revision = '0022'
 
 _TABLE_ARGS = {'mysql_engine': 'InnoDB', 'mysql_charset': 'utf8mb4'}
 LONG_TEXT = sa.Text().with_variant(mysql.LONGTEXT(), 'mysql', 'mariadb')
