@@ -10,8 +10,10 @@ import oslo_messaging as messaging
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import host as host_api
 from blazar_ext import exceptions
+from blazar_ext.manager import extension
 from blazar_ext.manager import healing
 from blazar_ext.manager import leases
+from blazar_ext.manager import plan
 from blazar_ext.plugins import physical_host
 from blazar_ext.rpc import manager_client
 
@@ -62,7 +64,13 @@ class ManagerEndpoint:
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def create_lease(self, context, values: dict,
                      private_visible: bool = False) -> dict:
-        lease = self.leases.create_lease(context, values, private_visible)
+        if 'not_after' in values and 'start_date' not in values:
+            # A flexible lease: the first slot that fits (manager/plan).
+            lease = plan.create_flexible(self.leases, context, values,
+                                         private_visible)
+        else:
+            lease = self.leases.create_lease(context, values,
+                                             private_visible)
         return {'id': lease['id']}
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
@@ -75,6 +83,11 @@ class ManagerEndpoint:
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def delete_lease(self, context, lease_id: str) -> None:
         self.leases.delete_lease(context, lease_id)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def lease_extension(self, context, lease_id: str) -> dict:
+        """(1.3) How far the lease could be extended."""
+        return extension.advise(self.leases, context, lease_id)
 
     # Resource properties (1.2): whether users see a capability is host
     # description, which the manager alone writes.

@@ -11,6 +11,8 @@ History:
     1.2 - create_lease, update_lease: private_visible, the API's policy
           decision on private capabilities (the manager checks no policy);
           properties: update_property (a capability's private flag)
+    1.3 - lease_extension (advice, read-only); create_lease takes a
+          flexible lease (not_after and a duration instead of dates)
 """
 
 from concurrent import futures
@@ -25,7 +27,7 @@ from blazar_ext import rpc
 
 CONF = cfg.CONF
 
-RPC_API_VERSION = '1.2'
+RPC_API_VERSION = '1.3'
 
 # Seconds allowed on top of [manager] rpc_timeout before a call is given up.
 DEADLINE_MARGIN = 2.0
@@ -113,6 +115,13 @@ class ManagerClient:
 
     def create_lease(self, context, values: dict,
                      private_visible: bool = False) -> dict:
+        # A flexible lease (not_after, no dates) needs a 1.3 manager.
+        flexible = 'not_after' in values and 'start_date' not in values
+        if flexible or _LOCAL_ENDPOINT is not None or (
+                self._client.can_send_version('1.3')):
+            return self._call(context, 'create_lease', version='1.3',
+                              private_visible=private_visible,
+                              values=values)
         return self._lease_call(context, 'create_lease', private_visible,
                                 values=values)
 
@@ -123,6 +132,10 @@ class ManagerClient:
 
     def delete_lease(self, context, lease_id: str) -> None:
         return self._call(context, 'delete_lease', version='1.1',
+                          lease_id=lease_id)
+
+    def lease_extension(self, context, lease_id: str) -> dict:
+        return self._call(context, 'lease_extension', version='1.3',
                           lease_id=lease_id)
 
     # Resource properties
