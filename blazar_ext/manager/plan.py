@@ -26,9 +26,11 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from blazar_ext.db.api import availability as availability_api
 from blazar_ext.db.api import slot_search
 from blazar_ext.db.api import transaction
 from blazar_ext import exceptions
+from blazar_ext.query import slot_plan
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -235,19 +237,6 @@ class Search:
                 return None
         return picked
 
-    def starts(self):
-        """``not_before``, then every window edge a lease could start at,
-        ascending, while checks are left."""
-        last = self.request.not_after - self.request.min_duration
-        yield self.request.not_before
-        for at in slot_search.edges(self.session, self.tables, 'end_date',
-                                    self.request.not_before, last,
-                                    self.cleaning, +1):
-            at = _ceil_minute(at)
-            if at > last:
-                return
-            yield at
-
     def latest_end(self, start: datetime.datetime,
                    cap: datetime.datetime) -> datetime.datetime:
         """The latest end up to ``cap`` at which everything still fits
@@ -277,22 +266,131 @@ class Search:
                 hi = mid
         return page[lo - 1] if lo and page[lo - 1] > low else low
 
+    def pools(self) -> list:
+        """Per reservation, (busy intervals by resource, count) when one
+        query reads its type's pool (physical:host, virtual:floatingip
+        without required addresses), else None."""
+        low, high = self.request.not_before, self.request.not_after
+        pools = []
+        for spec in self.request.specs:
+            parsed = getattr(spec, 'parsed', None)
+            if (spec['resource_type'] == 'physical:host'
+                    and parsed is not None):
+                pools.append((availability_api.host_busy_intervals(
+                    self.context, spec['resource_properties'],
+                    spec['hypervisor_properties'], parsed.traits, low,
+                    high, self.cleaning, parsed.private_visible),
+                    spec['min']))
+            elif (spec['resource_type'] == 'virtual:floatingip'
+                    and not spec.get('required_floatingips')):
+                pools.append((slot_search.floatingip_busy(
+                    self.session, spec['network_id'], low, high),
+                    spec['amount']))
+            else:
+                pools.append(None)
+        return pools
+
+    def start_ranges(self, pools: list) -> list:
+        """The ranges of starts every pooled reservation fits at; the
+        whole window when none is pooled."""
+        request = self.request
+        last = request.not_after - request.min_duration
+        ranges = slot_plan.intersect([
+            slot_plan.start_ranges(pool[0], request.not_before,
+                                   request.not_after, pool[1],
+                                   request.min_duration)
+            if pool is not None else None for pool in pools])
+        return [(request.not_before, last)] if ranges is None else ranges
+
+    def first_fit(self, low: datetime.datetime,
+                  high: datetime.datetime) -> tuple | None:
+        """(start, picks) of the first start in [low, high] where every
+        reservation fits, checking ``low`` then the window edges."""
+        def starts():
+            yield low
+            yield from slot_search.edges(self.session, self.tables,
+                                         'end_date', low, high,
+                                         self.cleaning, +1)
+        for at in starts():
+            at = _ceil_minute(at)
+            if at > high or self.checks >= CONF.plan.max_checks:
+                return None
+            picked = self.fits(at, at + self.request.min_duration)
+            if picked is not None:
+                return at, picked
+        return None
+
+    def stretch(self, pools: list, start: datetime.datetime,
+                cap: datetime.datetime) -> datetime.datetime:
+        """The latest end up to ``cap`` from ``start``: from the pools
+        when every reservation is pooled (checked once), else by
+        walking the edges."""
+        if pools and all(pool is not None for pool in pools):
+            ends = [slot_plan.latest_end(busy, self.request.not_before,
+                                         self.request.not_after, count,
+                                         start) for busy, count in pools]
+            if None not in ends:
+                end = min(min(ends), cap).replace(second=0, microsecond=0)
+                if (end >= start + self.request.min_duration
+                        and self.fits(start, end) is not None):
+                    return end
+        return self.latest_end(start, cap)
+
+    def longest_pooled(self, pools: list) -> list:
+        """prefer=longest when every reservation is pooled: how long
+        each could last from every moment something becomes free, in one
+        sweep per pool; the longest checked against the plugins."""
+        request = self.request
+        low, high = request.not_before, request.not_after
+        times = sorted({low} | {_ceil_minute(t) for busy, _count in pools
+                                for t in slot_plan.gap_starts(busy, low,
+                                                              high)})
+        ends = [slot_plan.stretches(busy, low, high, count, times)
+                for busy, count in pools]
+        ranked = {}
+        for i, at in enumerate(times):
+            latest = [e[i] for e in ends]
+            if None in latest:
+                continue
+            latest = min(latest).replace(second=0, microsecond=0)
+            if latest - at >= request.min_duration and latest not in ranked:
+                ranked[latest] = at
+        found = []
+        for latest, at in sorted(ranked.items(),
+                                 key=lambda item: (item[1] - item[0],
+                                                   item[1])):
+            if (len(found) >= request.limit
+                    or self.checks >= CONF.plan.max_checks):
+                break
+            end = min(latest, at + request.max_duration)
+            if self.fits(at, end) is not None:
+                found.append(Option(at, end, latest_end=latest))
+        return found
+
     def run(self, with_resources: bool = False) -> list:
         request = self.request
+        pools = self.pools()
+        if request.prefer == 'longest' and all(
+                pool is not None for pool in pools):
+            found = self.longest_pooled(pools)
+            if with_resources:
+                for option in found:
+                    option.resources = self.fits(option.start, option.end)
+            return found
         found = []
         ends_seen = set()
-        for start in self.starts():
+        for low, high in self.start_ranges(pools):
             if self.checks >= CONF.plan.max_checks:
                 LOG.debug('slot search stopped after %d checks',
                           self.checks)
                 break
-            picked = self.fits(start, start + request.min_duration)
-            if picked is None:
+            first = self.first_fit(low, high)
+            if first is None:
                 continue
+            start, _picked = first
             if request.prefer == 'longest':
-                latest = self.latest_end(start, request.not_after)
+                latest = self.stretch(pools, start, request.not_after)
                 if latest in ends_seen:
-                    # A later start in the same free stretch: shorter.
                     continue
                 ends_seen.add(latest)
                 option = Option(start, min(latest,
@@ -301,7 +399,7 @@ class Search:
             else:
                 end = start + request.min_duration
                 if request.max_duration > request.min_duration:
-                    end = self.latest_end(start, min(
+                    end = self.stretch(pools, start, min(
                         request.not_after, start + request.max_duration))
                 option = Option(start, end)
             if with_resources:

@@ -99,3 +99,25 @@ def next_busy(session, tables_and_ids: list, after: datetime.datetime,
         return None
     union = sa.union_all(*parts).subquery()
     return session.scalar(sa.select(sa.func.min(union.c.at)))
+
+
+def floatingip_busy(session, network_id: str, low: datetime.datetime,
+                    high: datetime.datetime) -> dict:
+    """{floating IP id: [(busy start, busy end)]} of the reservable
+    floating IPs of a network, with their allocations overlapping
+    [low, high): one query."""
+    fip = fip_models.FloatingIP
+    alloc = fip_models.FloatingIPAllocation
+    rows = session.execute(
+        sa.select(fip.id, alloc.start_date, alloc.end_date)
+        .outerjoin(alloc, sa.and_(alloc.floatingip_id == fip.id,
+                                  alloc.start_date < high,
+                                  alloc.end_date > low))
+        .where(fip.floating_network_id == network_id,
+               fip.reservable == sa.true()))
+    busy: dict = {}
+    for fip_id, start, end in rows:
+        intervals = busy.setdefault(fip_id, [])
+        if start is not None:
+            intervals.append((start, end))
+    return busy

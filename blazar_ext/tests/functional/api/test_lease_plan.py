@@ -352,12 +352,17 @@ class TestPlanAgainstBruteForce(PlanTestCase):
                           duration=duration * 3600, not_before=self.at(nb),
                           not_after=self.at(na))
                 continue
+            prefer = rng.choice(['earliest', 'earliest', 'longest'])
             options = self.plan(
                 reservations, headers=user if as_user else None,
                 duration=duration * 3600, not_before=self.at(nb),
-                not_after=self.at(na), limit=limit)
-            self._check(world, reservations, duration, nb, na, limit,
-                        options)
+                not_after=self.at(na), limit=limit, prefer=prefer)
+            if prefer == 'longest':
+                self._check_longest(world, reservations, duration, nb, na,
+                                    options)
+            else:
+                self._check(world, reservations, duration, nb, na, limit,
+                            options)
 
     def _world(self):
         with self.db.engine.connect() as conn:
@@ -434,6 +439,42 @@ class TestPlanAgainstBruteForce(PlanTestCase):
                              context)
         for option in options:
             self.assertEqual(duration * 3600, option['duration'])
+
+    def _latest(self, world, reservations, start, duration, na):
+        """The latest hour a lease from ``start`` could end, or None."""
+        latest = None
+        for end in range(start + duration, na + 1):
+            if not self._fits(world, reservations, self.t0 + start * HOUR,
+                              self.t0 + end * HOUR):
+                break
+            latest = end
+        return latest
+
+    def _check_longest(self, world, reservations, duration, nb, na,
+                       options):
+        lengths = {}
+        for h in range(nb, na - duration + 1):
+            latest = self._latest(world, reservations, h, duration, na)
+            if latest is not None:
+                lengths[h] = latest - h
+        context = (reservations, duration, nb, na, options, lengths)
+        if not lengths:
+            self.assertEqual([], options, context)
+            return
+        self.assertTrue(options, context)
+
+        def hour(text):
+            return (datetime.datetime.strptime(text, FMT) - self.t0) // HOUR
+
+        self.assertEqual(max(lengths.values()),
+                         hour(options[0]['latest_end_date'])
+                         - hour(options[0]['start_date']), context)
+        for option in options:
+            start = hour(option['start_date'])
+            self.assertEqual(lengths.get(start),
+                             hour(option['latest_end_date']) - start,
+                             context)
+            self.assertEqual(duration * 3600, option['duration'], context)
 
 
 (TestPlanAgainstBruteForceMySQL,
