@@ -26,7 +26,6 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
-from blazar_ext.db.api import availability as availability_api
 from blazar_ext.db.api import slot_search
 from blazar_ext.db.api import transaction
 from blazar_ext import exceptions
@@ -267,7 +266,7 @@ class Search:
         return page[lo - 1] if lo and page[lo - 1] > low else low
 
     def pools(self) -> list:
-        """Per reservation, (busy intervals by resource, count) when one
+        """Per reservation, (free gaps per resource, count) when one
         query reads its type's pool (physical:host, virtual:floatingip
         without required addresses), else None."""
         low, high = self.request.not_before, self.request.not_after
@@ -276,16 +275,21 @@ class Search:
             parsed = getattr(spec, 'parsed', None)
             if (spec['resource_type'] == 'physical:host'
                     and parsed is not None):
-                pools.append((availability_api.host_busy_intervals(
-                    self.context, spec['resource_properties'],
-                    spec['hypervisor_properties'], parsed.traits, low,
-                    high, self.cleaning, parsed.private_visible),
-                    spec['min']))
+                host_filter = slot_search.host_pool_filter(
+                    self.context, self.session,
+                    spec['hypervisor_properties'],
+                    spec['resource_properties'], parsed.traits,
+                    parsed.private_visible)
+                pools.append((slot_plan.gaps_from_rows(
+                    slot_search.host_busy_rows(self.session, host_filter,
+                                               low, high, self.cleaning),
+                    low, high, self.cleaning), spec['min']))
             elif (spec['resource_type'] == 'virtual:floatingip'
                     and not spec.get('required_floatingips')):
-                pools.append((slot_search.floatingip_busy(
-                    self.session, spec['network_id'], low, high),
-                    spec['amount']))
+                pools.append((slot_plan.gaps_from_busy(
+                    slot_search.floatingip_busy(
+                        self.session, spec['network_id'], low, high),
+                    low, high), spec['amount']))
             else:
                 pools.append(None)
         return pools
@@ -296,9 +300,7 @@ class Search:
         request = self.request
         last = request.not_after - request.min_duration
         ranges = slot_plan.intersect([
-            slot_plan.start_ranges(pool[0], request.not_before,
-                                   request.not_after, pool[1],
-                                   request.min_duration)
+            slot_plan.start_ranges(pool[0], pool[1], request.min_duration)
             if pool is not None else None for pool in pools])
         return [(request.not_before, last)] if ranges is None else ranges
 
@@ -326,9 +328,8 @@ class Search:
         when every reservation is pooled (checked once), else by
         walking the edges."""
         if pools and all(pool is not None for pool in pools):
-            ends = [slot_plan.latest_end(busy, self.request.not_before,
-                                         self.request.not_after, count,
-                                         start) for busy, count in pools]
+            ends = [slot_plan.latest_end(gaps, count, start)
+                    for gaps, count in pools]
             if None not in ends:
                 end = min(min(ends), cap).replace(second=0, microsecond=0)
                 if (end >= start + self.request.min_duration
@@ -341,12 +342,11 @@ class Search:
         each could last from every moment something becomes free, in one
         sweep per pool; the longest checked against the plugins."""
         request = self.request
-        low, high = request.not_before, request.not_after
-        times = sorted({low} | {_ceil_minute(t) for busy, _count in pools
-                                for t in slot_plan.gap_starts(busy, low,
-                                                              high)})
-        ends = [slot_plan.stretches(busy, low, high, count, times)
-                for busy, count in pools]
+        low = request.not_before
+        times = sorted({low} | {_ceil_minute(t) for gaps, _count in pools
+                                for t in slot_plan.gap_starts(gaps)})
+        ends = [slot_plan.stretches(gaps, count, times)
+                for gaps, count in pools]
         ranked = {}
         for i, at in enumerate(times):
             latest = [e[i] for e in ends]

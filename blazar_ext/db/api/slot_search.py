@@ -13,7 +13,10 @@ import heapq
 
 import sqlalchemy as sa
 
+from blazar_ext.db.api import availability as availability_api
+from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.models import floatingip as fip_models
+from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as lease_models
 
@@ -121,3 +124,40 @@ def floatingip_busy(session, network_id: str, low: datetime.datetime,
         if start is not None:
             intervals.append((start, end))
     return busy
+
+
+def host_busy_rows(session, host_filter, low: datetime.datetime,
+                   high: datetime.datetime,
+                   cleaning: datetime.timedelta) -> list:
+    """(host id, busy start, busy end) of every reservable, enabled host
+    matching ``host_filter``, ordered by host then start; busy: each
+    host or instance allocation overlapping [low, high) widened by
+    ``cleaning`` as the allocator sees it (None, None for a host with
+    none). One query."""
+    host = host_models.ComputeHost
+    parts = [sa.select(table.compute_host_id.label('host_id'),
+                       table.start_date.label('start_date'),
+                       table.end_date.label('end_date'))
+             .where(table.start_date < high + cleaning,
+                    table.end_date > low - cleaning)
+             for table in HOST_TABLES]
+    busy = sa.union_all(*parts).subquery()
+    query = (sa.select(host.id, busy.c.start_date, busy.c.end_date)
+             .outerjoin(busy, busy.c.host_id == host.id)
+             .where(host.reservable == sa.true(),
+                    host.disabled == sa.false(), host_filter)
+             .order_by(host.id, busy.c.start_date))
+    return session.connection().execute(query).all()
+
+
+def host_pool_filter(context, session, hypervisor_properties: str,
+                     resource_properties: str, requirement,
+                     private_visible: bool):
+    """The condition over ComputeHost a physical:host request compiles
+    to, as the availability route builds it; Invalid names a bad or
+    hidden property or an unknown trait."""
+    properties = capability_api.host_filter(
+        context, hypervisor_properties, resource_properties,
+        private_visible=private_visible)
+    return sa.and_(properties, *availability_api._trait_filter(
+        session, resource_properties, requirement))
