@@ -133,21 +133,39 @@ def host_busy_rows(session, host_filter, low: datetime.datetime,
     matching ``host_filter``, ordered by host then start; busy: each
     host or instance allocation overlapping [low, high) widened by
     ``cleaning`` as the allocator sees it (None, None for a host with
-    none). One query."""
+    none). One query per allocation table, each an indexed join."""
     host = host_models.ComputeHost
-    parts = [sa.select(table.compute_host_id.label('host_id'),
-                       table.start_date.label('start_date'),
-                       table.end_date.label('end_date'))
-             .where(table.start_date < high + cleaning,
-                    table.end_date > low - cleaning)
-             for table in HOST_TABLES]
-    busy = sa.union_all(*parts).subquery()
-    query = (sa.select(host.id, busy.c.start_date, busy.c.end_date)
-             .outerjoin(busy, busy.c.host_id == host.id)
-             .where(host.reservable == sa.true(),
-                    host.disabled == sa.false(), host_filter)
-             .order_by(host.id, busy.c.start_date))
-    return session.connection().execute(query).all()
+    rows = []
+    for n, table in enumerate(HOST_TABLES):
+        overlap = sa.and_(table.compute_host_id == host.id,
+                          table.start_date < high + cleaning,
+                          table.end_date > low - cleaning)
+        query = sa.select(host.id, _raw(table.start_date),
+                          _raw(table.end_date))
+        # Every host once with its host allocations; then only the hosts
+        # that have instance slots.
+        query = (query.outerjoin(table, overlap) if n == 0
+                 else query.join(table, overlap))
+        rows.append(session.connection().execute(query.where(
+            host.reservable == sa.true(), host.disabled == sa.false(),
+            host_filter).order_by(host.id, table.start_date)).all())
+    found = [(host_id, _date(start), _date(end))
+             for host_id, start, end in rows[0] + rows[1]]
+    if not rows[1]:
+        return found
+    return sorted(found, key=lambda r: (r[0], r[1] or datetime.datetime.min))
+
+
+def _raw(column):
+    # SQLite stores dates as text, which SQLAlchemy parses with a regular
+    # expression: thousands of rows read faster as text parsed below.
+    return sa.type_coerce(column, sa.Text)
+
+
+def _date(value):
+    if isinstance(value, str):
+        return datetime.datetime.fromisoformat(value)
+    return value
 
 
 def host_pool_filter(context, session, hypervisor_properties: str,
