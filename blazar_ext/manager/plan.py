@@ -14,9 +14,12 @@ picks by the very rules allocation uses. Nothing is held: the booking
 (``create_flexible``, in the manager) allocates in its own transaction,
 which re-checks, and goes on to the next option when it lost a race.
 
-Reservations of one type are checked each against the free resources, as
-``candidates`` sees them; two that could only be served by the same
-resources are found out by the booking, which then moves on.
+For hosts and floating IPs, one query per reservation reads the pool's
+busy intervals, and the free-start ranges and stretches follow in Python
+(blazar_ext.query.slot_plan) before the plugins check each option. When
+two reservations draw on one pool, each option is also allocated in a
+transaction that is rolled back (``trial``): checked each on its own they
+could both count the same free host.
 """
 
 import dataclasses
@@ -25,7 +28,9 @@ import datetime
 from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 
+from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import slot_search
 from blazar_ext.db.api import transaction
 from blazar_ext import exceptions
@@ -412,12 +417,85 @@ class Search:
         return found[:request.limit]
 
 
+# Types that draw on one pool: two reservations of a request in one pool
+# may want the same resources, which checking each on its own misses.
+POOLS = {'physical:host': 'hosts', 'virtual:instance': 'hosts',
+         'flavor:instance': 'hosts'}
+ROUNDS = 5
+
+
+def _shared_pool(specs: list) -> bool:
+    seen = set()
+    for spec in specs:
+        pool = POOLS.get(spec['resource_type'],
+                         (spec['resource_type'], spec.get('network_id')))
+        if pool in seen:
+            return True
+        seen.add(pool)
+    return False
+
+
+class _Fits(Exception):
+    """Every reservation was allocated: roll the trial back."""
+
+
+def trial(context, plugins, specs: list, start: datetime.datetime,
+          end: datetime.datetime) -> bool:
+    """Whether the reservations can be allocated together over [start,
+    end]: allocated as a lease create would, then rolled back."""
+    from blazar_ext.manager import leases  # the lease rows, as created
+    manager = leases.LeaseManager(enforcement=leases.NoEnforcement(),
+                                  plugins=plugins)
+    lease = {'id': uuidutils.generate_uuid(), 'name': 'plan',
+             'user_id': context.user_id, 'project_id': context.project_id,
+             'start_date': start, 'end_date': end, 'status': 'PENDING'}
+    try:
+        with transaction.allocating(context) as session:
+            ids = manager._insert(session, lease, specs, 'pending')
+            for reservation_id, spec in zip(ids, specs):
+                plugins.get(spec['resource_type']).allocate(
+                    context, session, reservation_id, spec, start, end)
+            raise _Fits()
+    except _Fits:
+        return True
+    except (exceptions.NotEnoughResources, allocation_api.AllocationRace):
+        return False
+
+
 def search(context, plugins, request: Request,
            with_resources: bool = False) -> list:
-    """The options for ``request``, ranked; holds nothing."""
-    with transaction.reading(context) as session:
-        return Search(context, plugins, request, session).run(
-            with_resources)
+    """The options for ``request``, ranked; holds nothing.
+
+    When two reservations draw on one pool (a host and an instance
+    reservation, say), each option is also allocated in a transaction
+    that is rolled back, so that they are known to fit together.
+    """
+    shared = _shared_pool(request.specs)
+    found = []
+    for _round in range(ROUNDS):
+        with transaction.reading(context) as session:
+            options = Search(context, plugins, request, session).run(
+                with_resources)
+        if not shared:
+            return options
+        found += [o for o in options
+                  if trial(context, plugins, request.specs, o.start, o.end)]
+        if (len(found) >= request.limit or not options
+                or request.prefer == 'longest'):
+            break
+        # On from the next moment something ends after the last option.
+        with transaction.reading(context) as session:
+            following = next(slot_search.edges(
+                session, slot_search.ALL_TABLES, 'end_date',
+                options[-1].start, request.not_after,
+                datetime.timedelta(minutes=CONF.manager.cleaning_time), +1),
+                None)
+        if (following is None or request.not_after - _ceil_minute(following)
+                < request.min_duration):
+            break
+        request = dataclasses.replace(request,
+                                      not_before=_ceil_minute(following))
+    return found[:request.limit]
 
 
 def create_flexible(lease_manager, context, values: dict,

@@ -112,6 +112,32 @@ class TestLeasePlan(PlanTestCase):
                          [(o['start_date'], o['end_date'])
                           for o in options])
 
+    def test_instances_mixed_with_hosts_and_floatingips(self):
+        # Two hosts of 8 VCPUs; instances take capacity from the one the
+        # host reservation leaves.
+        for name in ('h1', 'h2'):
+            self.add_host(name, vcpus=8, memory_mb=16384, local_gb=100)
+        self.add_fip('172.24.4.10')
+        instance = {'resource_type': 'virtual:instance', 'amount': 2,
+                    'vcpus': 4, 'memory_mb': 4096, 'disk_gb': 20,
+                    'affinity': None, 'resource_properties': ''}
+        self.create('a', start=self.at(0), end=self.at(3),
+                    reservations=[dict(instance, amount=1)])
+        self.create('b', start=self.at(0), end=self.at(5),
+                    reservations=[host_reservation()])
+        options = self.plan([instance, fip_reservation()], limit=2)
+        # The instance lease ends at hour 3: two slots of 4 VCPUs free.
+        self.assertEqual([(self.at(3), self.at(4))],
+                         [(o['start_date'], o['end_date'])
+                          for o in options][:1])
+        # A host and instances draw on the same hosts: together they fit
+        # only once lease b ends (each alone fits at hour 3).
+        options = self.plan([instance, host_reservation()], limit=1)
+        self.assertEqual(self.at(5), options[0]['start_date'])
+        self.create('c', start=options[0]['start_date'],
+                    end=options[0]['end_date'],
+                    reservations=[instance, host_reservation()])
+
     def test_nothing_fits(self):
         self.add_host('h1')
         self.assertEqual([], self.plan([host_reservation(min=2, max=2)]))
