@@ -138,6 +138,16 @@ class TestLeasePlan(PlanTestCase):
                     end=options[0]['end_date'],
                     reservations=[instance, host_reservation()])
 
+    def test_other_methods_are_not_500(self):
+        for method, path in (('GET', '/v1/leases/plan'),
+                             ('PUT', '/v1/leases/plan'),
+                             ('DELETE', '/v1/leases/plan'),
+                             ('POST', '/v1/leases/x/extension'),
+                             ('GET', '/v1/leases/x/extension')):
+            resp = self.request(method, path)
+            self.assertIn(resp.status, (404, 405), (method, path,
+                                                    resp.text))
+
     def test_nothing_fits(self):
         self.add_host('h1')
         self.assertEqual([], self.plan([host_reservation(min=2, max=2)]))
