@@ -14,13 +14,14 @@ from blazar_ext.conf import metadefs
 from blazar_ext.conf import metrics
 from blazar_ext.conf import notifications
 from blazar_ext.conf import placement_api
+from blazar_ext.conf import plan
 
 CONF = cfg.CONF
 
 # One module per option group; opts.py lists them for the generator.
 MODULES = [default, api, placement_api, database, manager, messaging,
            enforcement, metadefs, health, metrics, budgets,
-           notifications]
+           notifications, plan]
 
 for _module in MODULES:
     _module.register_opts(CONF)

@@ -13,8 +13,10 @@ import oslo_messaging as messaging
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext import exceptions
 from blazar_ext.manager import budgets
+from blazar_ext.manager import extension
 from blazar_ext.manager import healing
 from blazar_ext.manager import leases
+from blazar_ext.manager import plan
 from blazar_ext.plugins import base
 from blazar_ext.plugins import loader
 from blazar_ext.plugins import physical_host
@@ -85,7 +87,13 @@ class ManagerEndpoint:
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def create_lease(self, context, values: dict,
                      private_visible: bool = False) -> dict:
-        lease = self.leases.create_lease(context, values, private_visible)
+        if 'not_after' in values and 'start_date' not in values:
+            # A flexible lease: the first slot that fits (manager/plan).
+            lease = plan.create_flexible(self.leases, context, values,
+                                         private_visible)
+        else:
+            lease = self.leases.create_lease(context, values,
+                                             private_visible)
         return {'id': lease['id']}
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
@@ -99,7 +107,12 @@ class ManagerEndpoint:
     def delete_lease(self, context, lease_id: str) -> None:
         self.leases.delete_lease(context, lease_id)
 
-    # Resource properties (1.2): whether users see a capability is
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def lease_extension(self, context, lease_id: str) -> dict:
+        """(1.4) How far the lease could be extended."""
+        return extension.advise(self.leases, context, lease_id)
+
+        # Resource properties (1.2): whether users see a capability is
     # resource description, which the manager alone writes.
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)

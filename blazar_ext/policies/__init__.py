@@ -8,6 +8,7 @@ from stevedore import extension
 from blazar_ext.policies import base
 from blazar_ext.policies import budgets
 from blazar_ext.policies import floatingips
+from blazar_ext.policies import lease_plan
 from blazar_ext.policies import leases
 from blazar_ext.policies import metadefs
 from blazar_ext.policies import metrics
@@ -41,6 +42,7 @@ MODULES = [
     placement_trait,
     placement_usage,
     leases,
+    lease_plan,
     floatingips,
     properties,
     metrics,

@@ -17,6 +17,8 @@ History:
           calls of 1.0 and 1.1 (create_host, update_host, delete_host,
           create_floatingip, delete_floatingip), which a 1.3 manager still
           serves for an API pinned below 1.3
+    1.4 - lease_extension (advice, read-only); create_lease takes a
+          flexible lease (not_after and a duration instead of dates)
 """
 
 from concurrent import futures
@@ -31,7 +33,7 @@ from blazar_ext import rpc
 
 CONF = cfg.CONF
 
-RPC_API_VERSION = '1.3'
+RPC_API_VERSION = '1.4'
 
 # Seconds allowed on top of [manager] rpc_timeout before a call is given up.
 DEADLINE_MARGIN = 2.0
@@ -134,6 +136,13 @@ class ManagerClient:
 
     def create_lease(self, context, values: dict,
                      private_visible: bool = False) -> dict:
+        # A flexible lease (not_after, no dates) needs a 1.4 manager.
+        flexible = 'not_after' in values and 'start_date' not in values
+        if flexible or _LOCAL_ENDPOINT is not None or (
+                self._client.can_send_version('1.4')):
+            return self._call(context, 'create_lease', version='1.4',
+                              private_visible=private_visible,
+                              values=values)
         return self._lease_call(context, 'create_lease', private_visible,
                                 values=values)
 
@@ -144,6 +153,10 @@ class ManagerClient:
 
     def delete_lease(self, context, lease_id: str) -> None:
         return self._call(context, 'delete_lease', version='1.1',
+                          lease_id=lease_id)
+
+    def lease_extension(self, context, lease_id: str) -> dict:
+        return self._call(context, 'lease_extension', version='1.4',
                           lease_id=lease_id)
 
     # Resource properties

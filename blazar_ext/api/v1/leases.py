@@ -8,7 +8,9 @@ from pecan import rest
 
 from blazar_ext.api import gc_pause
 from blazar_ext.api.v1 import hosts as v1_hosts
+from blazar_ext.api.v1 import lease_plan
 from blazar_ext.api.v1.schemas import lease as schema
+from blazar_ext.api.v1.schemas import lease_plan as plan_schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext import exceptions
@@ -68,6 +70,8 @@ class QuoteController(rest.RestController):
 class LeasesController(rest.RestController):
 
     quote = QuoteController()
+    plan = lease_plan.LeasePlanController()
+    extension = lease_plan.LeaseExtensionController()
 
     @pecan.expose('json')
     def get_all(self, **_query):
@@ -93,8 +97,12 @@ class LeasesController(rest.RestController):
         context = pecan.request.context
         policy.authorize(context, lease_policies.POST)
         values = validation.parse_json(pecan.request.body)
-        require(values, schema.CREATE['required'])
-        validation.validate(schema.CREATE, values)
+        if plan_schema.is_flexible(values):
+            # Dates left to the manager: the first slot that fits.
+            validation.validate(plan_schema.FLEXIBLE_CREATE, values)
+        else:
+            require(values, schema.CREATE['required'])
+            validation.validate(schema.CREATE, values)
         created = manager_client.get_client().create_lease(
             context, values, v1_hosts.show_private(context))
         pecan.response.status = 201

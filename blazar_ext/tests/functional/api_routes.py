@@ -165,8 +165,16 @@ def lease_body() -> dict:
                  'required_floatingips': ['10.0.0.1']}]}
 
 
+def plan_body() -> dict:
+    body = lease_body()
+    del body['start_date'], body['end_date'], body['events']
+    body.update(duration=3600, not_after=date(6000), limit=2)
+    return body
+
+
 VALID_BODIES = {
     ('POST', '/v1/leases'): lease_body,
+    ('POST', '/v1/leases/plan'): plan_body,
     ('PUT', '/v1/leases/{lease_id}'): lambda: {
         'name': 'renamed', 'end_date': date(700),
         'reservations': [{'id': '{reservation_id}', 'min': 1, 'max': 2,

@@ -112,6 +112,8 @@ STEPS = [
     V1('leases-list', 'GET', '/v1/leases', 200),
     V1('lease-show', 'GET', '/v1/leases/{lease_id}', 200),
     V1('lease-update', 'PUT', '/v1/leases/{lease_id}', 200),
+    V1('lease-plan', 'POST', '/v1/leases/plan', 200),
+    V1('lease-extension', 'GET', '/v1/leases/{lease_id}/extension', 200),
     V1('host-allocations-list', 'GET', '/v1/os-hosts/allocations', 200),
     V1('host-availability', 'GET',
        '/v1/os-hosts/availability?start=2099-03-01+00:00'
@@ -120,6 +122,9 @@ STEPS = [
        200),
     V1('host-allocation-show', 'GET', '/v1/os-hosts/{host_id}/allocation',
        200),
+    V1('lease-create-flexible', 'POST', '/v1/leases', 201,
+       save={'flexible_id': 'lease.id'}),
+    V1('lease-delete-flexible', 'DELETE', '/v1/leases/{flexible_id}', 204),
     V1('lease-show-not-found', 'GET', '/v1/leases/%s' % MISSING, 404),
     V1('host-create-invalid', 'POST', '/v1/os-hosts', 400),
     V1('lease-delete', 'DELETE', '/v1/leases/{lease_id}', 204),

@@ -1,0 +1,1 @@
+"""OpenStackClient commands shipped with blazar_ext (loaded by OSC only)."""

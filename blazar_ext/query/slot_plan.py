@@ -1,0 +1,113 @@
+"""Free time of a pool of interchangeable resources, for the slot search:
+pure interval arithmetic over the busy intervals one query read
+(blazar_ext.db.api.slot_search), no I/O.
+
+A pool is its free gaps, one list per resource:
+
+- ``gaps_from_rows`` / ``gaps_from_busy``: the gaps within a window;
+- ``start_ranges``: the closed ranges of start times at which ``count``
+  resources are free for ``duration``;
+- ``intersect``: the starts every reservation of a request shares;
+- ``latest_end`` / ``stretches``: from a start, how long ``count``
+  resources stay free.
+
+Busy intervals are half-open, as the allocator sees them.
+"""
+
+import bisect
+import datetime
+from typing import Iterable, Mapping
+
+from blazar_ext.query import availability
+
+Range = tuple  # (first start, last start), both included
+
+
+def gaps_from_rows(rows: Iterable, start: datetime.datetime,
+                   end: datetime.datetime,
+                   cleaning: datetime.timedelta) -> list:
+    """Gaps per resource from (resource, busy start, busy end) rows
+    ordered by resource then start (None, None: never busy), each busy
+    interval widened by ``cleaning``: one pass."""
+    pools, current, gaps, cursor = [], object(), None, start
+    for resource, b_start, b_end in rows:
+        if resource != current:
+            if gaps is not None:
+                if cursor < end:
+                    gaps.append((cursor, end))
+                pools.append(gaps)
+            current, gaps, cursor = resource, [], start
+        if b_start is None:
+            continue
+        b_start -= cleaning
+        if b_start > cursor:
+            gaps.append((cursor, min(b_start, end)))
+        cursor = max(cursor, b_end + cleaning)
+    if gaps is not None:
+        if cursor < end:
+            gaps.append((cursor, end))
+        pools.append(gaps)
+    return [[(a, b) for a, b in g if a < b] for g in pools]
+
+
+def gaps_from_busy(busy_by_resource: Mapping, start: datetime.datetime,
+                   end: datetime.datetime) -> list:
+    """Gaps per resource from {resource: [(busy start, busy end)]}."""
+    return [availability.free_gaps(busy, start, end)
+            for busy in busy_by_resource.values()]
+
+
+def start_ranges(gaps: list, count: int,
+                 duration: datetime.timedelta) -> list:
+    """Ranges of starts where ``count`` resources are free for the whole
+    ``duration``, ascending."""
+    return [(a, b - duration)
+            for a, b in availability._slots(gaps, count, duration)]
+
+
+def intersect(range_lists: list) -> list | None:
+    """The starts in every list of ranges (a None in the list is no
+    constraint; None when all are); ascending, disjoint."""
+    lists = [r for r in range_lists if r is not None]
+    if not lists:
+        return None
+    result = lists[0]
+    for other in lists[1:]:
+        merged, i, j = [], 0, 0
+        while i < len(result) and j < len(other):
+            low = max(result[i][0], other[j][0])
+            high = min(result[i][1], other[j][1])
+            if low <= high:
+                merged.append((low, high))
+            if result[i][1] < other[j][1]:
+                i += 1
+            else:
+                j += 1
+        result = merged
+    return result
+
+
+def latest_end(gaps: list, count: int,
+               at: datetime.datetime) -> datetime.datetime | None:
+    """The latest end of a window from ``at`` over which ``count``
+    resources stay free; None when fewer are free at ``at``."""
+    return stretches(gaps, count, [at])[0]
+
+
+def stretches(gaps: list, count: int, times: list) -> list:
+    """``latest_end`` at each of ``times`` (ascending), in one sweep over
+    the gaps: [latest end or None, ...]."""
+    ordered = sorted(gap for resource in gaps for gap in resource)
+    active, out, i = [], [], 0
+    for at in times:
+        while i < len(ordered) and ordered[i][0] <= at:
+            bisect.insort(active, ordered[i][1])
+            i += 1
+        del active[:bisect.bisect_right(active, at)]
+        out.append(active[-count] if len(active) >= count else None)
+    return out
+
+
+def gap_starts(gaps: list) -> set:
+    """Where some resource becomes free."""
+    return {a for resource in gaps for a, _b in resource}

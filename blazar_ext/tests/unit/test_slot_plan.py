@@ -1,0 +1,63 @@
+"""The slot search's interval arithmetic (blazar_ext.query.slot_plan)."""
+
+import datetime
+
+from blazar_ext.query import slot_plan
+from blazar_ext.tests import base
+
+T0 = datetime.datetime(2030, 1, 1)
+H = datetime.timedelta(hours=1)
+
+
+def at(hours: float) -> datetime.datetime:
+    return T0 + hours * H
+
+
+class TestGaps(base.TestCase):
+
+    def test_rows_per_resource_with_cleaning(self):
+        rows = [(1, at(2), at(4)), (1, at(3), at(6)), (2, None, None),
+                (3, at(0), at(10))]
+        self.assertEqual(
+            [[(at(0), at(1)), (at(7), at(10))], [(at(0), at(10))], []],
+            slot_plan.gaps_from_rows(rows, at(0), at(10), H))
+
+    def test_busy_dict(self):
+        self.assertEqual([[(at(0), at(2)), (at(3), at(5))]],
+                         slot_plan.gaps_from_busy(
+                             {'a': [(at(2), at(3))]}, at(0), at(5)))
+
+
+class TestRanges(base.TestCase):
+
+    def test_start_ranges_need_count_resources_throughout(self):
+        gaps = [[(at(0), at(4))], [(at(2), at(10))], [(at(5), at(10))]]
+        # Two resources free for 2 hours: starts 2..2 (a, b), 5..8 (b, c).
+        self.assertEqual([(at(2), at(2)), (at(5), at(8))],
+                         slot_plan.start_ranges(gaps, 2, 2 * H))
+        self.assertEqual([], slot_plan.start_ranges(gaps, 3, H))
+
+    def test_intersect(self):
+        a = [(at(0), at(2)), (at(5), at(8))]
+        b = [(at(1), at(6)), (at(7), at(9))]
+        self.assertEqual([(at(1), at(2)), (at(5), at(6)), (at(7), at(8))],
+                         slot_plan.intersect([a, b]))
+        self.assertEqual(a, slot_plan.intersect([None, a]))
+        self.assertIsNone(slot_plan.intersect([None, None]))
+        self.assertEqual([], slot_plan.intersect([a, []]))
+
+
+class TestStretches(base.TestCase):
+
+    def test_count_th_latest_end_of_the_gaps_at_each_time(self):
+        gaps = [[(at(0), at(4))], [(at(2), at(10))], [(at(5), at(7))]]
+        self.assertEqual([at(4), None, at(7)], slot_plan.stretches(
+            gaps, 2, [at(2), at(4.5), at(5)]))
+        self.assertEqual([at(4), at(10), at(10)], slot_plan.stretches(
+            gaps, 1, [at(0), at(3), at(5)]))
+        self.assertEqual(at(7), slot_plan.latest_end(gaps, 2, at(6)))
+        self.assertIsNone(slot_plan.latest_end(gaps, 3, at(6)))
+
+    def test_gap_starts(self):
+        self.assertEqual({at(0), at(2)}, slot_plan.gap_starts(
+            [[(at(0), at(1)), (at(2), at(3))], [(at(0), at(3))]]))
