@@ -267,6 +267,7 @@ class Cluster:
             for n, p in enumerate(
                 [free_ports(5, taken) for _ in range(GALERA_NODES)], 1)]
         self.state['haproxy_port'] = free_ports(1, taken)[0]
+        self.state['api_lb_port'] = free_ports(1, taken)[0]
         self.state['rabbit'] = [
             {'name': 'rabbit-%d' % n, 'node': 'bha%s%d@localhost'
              % (suffix, n), 'port': p[0], 'dist_port': p[1]}
@@ -293,8 +294,7 @@ class Cluster:
         if piece in ('haproxy', 'clustercheck'):
             getattr(self, piece + '_up')()
         elif kind == 'galera':
-            self.galera_start(int(number) - 1)
-            self.galera_wait_synced(int(number) - 1)
+            self.galera_join(int(number) - 1)
         elif kind == 'rabbit':
             self.rabbit_start(int(number) - 1)
             self.rabbit_wait(int(number) - 1)
@@ -346,8 +346,7 @@ class Cluster:
             "CREATE DATABASE IF NOT EXISTS blazar CHARACTER SET utf8mb4"
             % (DB_USER, DB_PASSWORD, DB_USER)))
         for i in range(1, len(self.state['galera'])):
-            self.galera_start(i)
-            self.galera_wait_synced(i)
+            self.galera_join(i)
         size = self.galera_status(0).get('wsrep_cluster_size')
         log('Galera: %s nodes' % size)
 
@@ -414,6 +413,21 @@ class Cluster:
         self.pids[node['name']] = spawn(argv, os.path.join(home, 'out.log'))
         self.save()
         log('started %s (port %d)' % (node['name'], node['port']))
+
+    def galera_join(self, index: int, attempts: int = 3) -> None:
+        """Start a node that joins the others and wait until it is
+        Synced; again when its state transfer fails (the rsync daemon
+        loses a race for its port now and then)."""
+        for attempt in range(1, attempts + 1):
+            self.galera_start(index)
+            try:
+                self.galera_wait_synced(index)
+                return
+            except RuntimeError as exc:
+                if attempt == attempts:
+                    raise
+                log('%s; starting it again' % exc)
+                stop_pid(self.pids.get(self.state['galera'][index]['name']))
 
     def _galera_position(self, argv: list) -> list:
         """After a crash the node's grastate.dat says seqno -1: recover
@@ -522,13 +536,37 @@ class Cluster:
                 # once and goes to the next server.
                 '    option redispatch',
                 '    retries 2',
-            ] + servers + ['']))
+            ] + servers + self._api_frontend() + ['']))
         self.pids['haproxy'] = spawn(['haproxy', '-db', '-f', cfg],
                                      self.path('haproxy.log'))
         self.save()
         wait_for(lambda: self.galera_writer() == 0, 30,
                  'HAProxy marking galera-1 up')
         log('HAProxy on 127.0.0.1:%d' % self.state['haproxy_port'])
+
+    def _api_frontend(self) -> list:
+        """The APIs behind HAProxy too, as OpenStack's APIs are: round
+        robin, a health check on /, and a request that found an API gone
+        (connection refused: it reached no process) sent to the other."""
+        return [
+            'listen blazar_api',
+            '    bind 127.0.0.1:%d' % self.state['api_lb_port'],
+            '    mode http',
+            '    balance roundrobin',
+            '    option httpchk GET /',
+            '    http-check expect rstatus ^[23]',
+            '    option redispatch',
+            '    retries 3',
+            '    retry-on conn-failure',
+            '    timeout client 300s',
+            '    timeout server 300s',
+        ] + ['    server api-%d 127.0.0.1:%d check inter 1s rise 2 fall 2 '
+             'observe layer4 error-limit 1 on-error mark-down' % (n, port)
+             for n, port in enumerate(self.state['api_ports'], 1)]
+
+    def api_url(self) -> str:
+        """The APIs through HAProxy."""
+        return 'http://127.0.0.1:%d' % self.state['api_lb_port']
 
     def haproxy_stat(self) -> list:
         try:
@@ -700,7 +738,8 @@ class Cluster:
         wait_for(lambda: all(alive(self.pids.get('manager-%d' % n))
                              for n in range(1, MANAGERS + 1)) and
                  self.rpc_consumers() >= MANAGERS, 120, 'managers')
-        log('blazar_ext: APIs on %s' % ', '.join(self.endpoints()))
+        log('blazar_ext: APIs on %s; through HAProxy %s' % (
+            ', '.join(self.endpoints()), self.api_url()))
 
     def blazar_env(self) -> dict:
         return {k: v for k, v in os.environ.items()
@@ -774,9 +813,10 @@ class Cluster:
                 report['galera'][node['name']] = '%s, cluster size %s' % (
                     s.get('wsrep_local_state_comment'),
                     s.get('wsrep_cluster_size'))
-        report['haproxy'] = {row['svname']: row['status']
-                             for row in self.haproxy_stat()
-                             if row.get('pxname') == 'galera'}
+        report['haproxy'] = {'%s/%s' % (row['pxname'], row['svname']):
+                             row['status'] for row in self.haproxy_stat()
+                             if row.get('svname') not in ('FRONTEND',
+                                                          'BACKEND')}
         rabbits = [n for n in self.state.get('rabbit', [])
                    if alive(self.pids.get(n['name']))]
         if rabbits:
@@ -789,6 +829,7 @@ class Cluster:
                 report['rabbitmq_running'] = out.stderr.strip()
         if self.state.get('api_ports'):
             report['endpoints'] = self.endpoints()
+            report['api_via_haproxy'] = self.api_url()
             report['database'] = self.database_url()
             report['transport_url'] = self.transport_url()
         return report
