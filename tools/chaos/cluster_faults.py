@@ -318,11 +318,15 @@ def check_galera(cluster: ha.Cluster) -> list:
     return []
 
 
-def wait_events(view: View, within: float = 240) -> None:
-    deadline = time.monotonic() + within
+def wait_events(view: View, drain: float) -> None:
+    """Until every event due now or within ``drain`` seconds is DONE (the
+    leases started during the faults end then), or a minute and a half
+    past that."""
+    horizon = datetime.datetime.utcnow() + datetime.timedelta(seconds=drain)
+    deadline = time.monotonic() + drain + 90
     while time.monotonic() < deadline:
         if not view.query("SELECT id FROM events WHERE status <> 'DONE' "
-                          "AND time <= :t", t=datetime.datetime.utcnow()):
+                          "AND time <= :t", t=horizon):
             return
         time.sleep(2)
 
@@ -373,7 +377,7 @@ def exercise(cluster: ha.Cluster, args, up_seconds: float) -> int:
             for kind, piece, began, ended, back in windows]
     duration = time.monotonic() - started
     view = View(cluster.database_url())
-    wait_events(view)
+    wait_events(view, args.drain)
     time.sleep(3)
     # Answers 5xx or none are the faults' price, reported per fault
     # below; lost is what the data shows afterwards.
@@ -425,6 +429,9 @@ def main() -> int:
     parser.add_argument('--settle', type=int, default=15,
                         help='seconds of load before the first fault and '
                              'after each piece is back')
+    parser.add_argument('--drain', type=int, default=200,
+                        help='seconds after the load to wait for the '
+                             'events coming due (the live leases end)')
     parser.add_argument('--threads', type=int, default=6)
     parser.add_argument('--hosts', type=int, default=6)
     parser.add_argument('--providers', type=int, default=4)
