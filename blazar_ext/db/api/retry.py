@@ -95,3 +95,30 @@ def on_deadlock(func):
             return func(context, *args, **kwargs)
         return retried(context, *args, **kwargs)
     return call
+
+
+def verify_commit(lookup):
+    """For a writer whose rows' ids are chosen before it runs (a lease
+    create): when the connection is lost during COMMIT, ask ``lookup``
+    (called with the writer's arguments, once reconnected) whether the
+    write landed. Its answer, when not None, is the writer's; None means
+    the transaction died with the connection, and the writer runs again.
+    Without this, a client is answered 503 for a lease that exists."""
+    look = policy(lambda exc: isinstance(exc, db_exc.DBConnectionError))(
+        lookup)
+
+    def decorate(func):
+        @functools.wraps(func)
+        def call(*args, **kwargs):
+            try:
+                return func(*args, **kwargs)
+            except db_exc.DBConnectionError as exc:
+                if lost_before_commit(exc):
+                    raise
+                metrics.count_db_retry('commit_lost')
+                found = look(*args, **kwargs)
+                if found is not None:
+                    return found
+            return func(*args, **kwargs)
+        return call
+    return decorate

@@ -60,3 +60,44 @@ class TestLostBeforeCommit(testtools.TestCase):
     def test_other_database_errors_are_not_retried(self):
         self.assertFalse(retry.lost_before_commit(db_exc.DBError('x')))
         self.assertFalse(retry.lost_before_commit(ValueError('x')))
+
+
+class TestVerifyCommit(testtools.TestCase):
+    """A lease create whose COMMIT's answer was lost is answered from the
+    database, not with a 503 for a lease that exists."""
+
+    def writer(self, landed: bool):
+        rows, calls = {}, []
+
+        def _commit_impl():
+            raise lost(None)
+
+        def lookup(key):
+            return rows.get(key)
+
+        @retry.verify_commit(lookup)
+        def create(key):
+            calls.append(key)
+            if len(calls) == 1:
+                if landed:
+                    rows[key] = 'row %s' % key
+                _commit_impl()
+            rows[key] = 'row %s' % key
+            return rows[key]
+        return create, calls
+
+    def test_landed_write_is_answered_from_the_database(self):
+        create, calls = self.writer(landed=True)
+        self.assertEqual('row a', create('a'))
+        self.assertEqual(['a'], calls)
+
+    def test_write_that_died_runs_again(self):
+        create, calls = self.writer(landed=False)
+        self.assertEqual('row a', create('a'))
+        self.assertEqual(['a', 'a'], calls)
+
+    def test_lost_before_commit_is_left_to_the_retry_inside(self):
+        @retry.verify_commit(lambda: self.fail('no lookup'))
+        def create():
+            raise lost('INSERT ...')
+        self.assertRaises(db_exc.DBConnectionError, create)
