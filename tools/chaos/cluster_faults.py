@@ -7,10 +7,11 @@ metadefs object writes, while one piece after the other is SIGKILLed and
 brought back: the Galera node HAProxy writes to, the RabbitMQ node
 leading the managers' queue, a manager, an API.
 
-Printed per fault: requests, errors (answers other than 2xx, 403, 404,
-409, or none), the error rate, the time from the kill to the end of the
-last failed request (the service's recovery) and the time the piece took
-to be back (synced, clustered, consuming, answering).
+Printed per fault: requests (those started from two seconds before the
+kill until two seconds before the next), errors (answers other than 2xx,
+403, 404, 409, or none), the error rate, the time from the kill to the
+end of the last failed request (the service's recovery) and the time the
+piece took to be back (synced, clustered, consuming, answering).
 
 The load goes through HAProxy's frontend of the two APIs (``--direct``:
 to the APIs themselves).
@@ -251,15 +252,21 @@ def rabbit_leader(cluster: ha.Cluster) -> int:
     return 0
 
 
-def window_figures(load: FamilyLoad, began: float, ended: float) -> dict:
-    """The requests answered (or given up on) from ``began`` until
-    ``ended``: those in flight when a piece was killed count for it."""
-    rows = [r for r in load.family_log if began <= r[1] < ended]
+# A request started this long before a kill counts for it: it was most
+# likely in flight (the p99 latency outside faults is about a second).
+IN_FLIGHT = 2.0
+
+
+def window_figures(load: FamilyLoad, began: float, ended: float,
+                   killed: float) -> dict:
+    """The requests started from ``began`` until ``ended``; recovery is
+    from ``killed`` to the end of the last that failed."""
+    rows = [r for r in load.family_log if began <= r[0] < ended]
     failed = [r for r in rows if r[4] not in chaoslib.ACCEPTABLE]
     by_family = collections.Counter(r[2] for r in failed)
     return {'requests': len(rows), 'errors': len(failed),
             'rate': len(failed) / len(rows) if rows else 0.0,
-            'recovery': max((r[1] for r in failed), default=began) - began,
+            'recovery': max([r[1] - killed for r in failed] + [0.0]),
             'by_family': dict(by_family)}
 
 
@@ -399,8 +406,12 @@ def exercise(cluster: ha.Cluster, args, up_seconds: float) -> int:
     mix.stop.set()
     for thread in threads:
         thread.join(120)
-    rows = [(kind, piece, window_figures(load, began, ended), back)
-            for kind, piece, began, ended, back in windows]
+    # Each window runs from its kill (less IN_FLIGHT) to the next's.
+    starts = [started] + [w[2] - IN_FLIGHT for w in windows[1:]]
+    ends = starts[1:] + [time.monotonic()]
+    rows = [(kind, piece, window_figures(load, begin, end, killed), back)
+            for (kind, piece, killed, _e, back), begin, end
+            in zip(windows, starts, ends)]
     duration = time.monotonic() - started
     view = View(cluster.database_url())
     wait_events(view, args.drain)
