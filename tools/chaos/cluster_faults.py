@@ -449,7 +449,7 @@ def exercise(cluster: ha.Cluster, args, up_seconds: float) -> int:
          'placement consumers tracked: %d; metadefs objects tracked: %d'
          % (len(mix.allocations.states), len(mix.objects.states)),
          'lease creates answered 5xx or not at all: %d, of which made '
-         'anyway (COMMIT lost in flight): %d' % (
+         'anyway: %d' % (
              len(load.unknown_names), accounting[1]),
          'first errors: %s' % (chaoslib.bad_answers(load, limit=5)
                                or 'none')],
