@@ -2,7 +2,8 @@
 """blazar_ext as production runs it, on one machine: three MariaDB Galera
 nodes behind HAProxy (one writer, two backups, an HTTP health check per
 node), three clustered RabbitMQ nodes with quorum queues, two
-``blazar-ext-api --workers 2`` and two ``blazar-ext-manager``.
+``blazar-ext-api --workers 2`` (directly, and behind HAProxy as
+OpenStack's APIs are) and two ``blazar-ext-manager``.
 
     python3 tools/ha/cluster.py up [--dir /tmp/blazar-ha]
     python3 tools/ha/cluster.py status
