@@ -42,6 +42,7 @@ from oslo_utils import uuidutils
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.db.api import outbox as outbox_api
+from blazar_ext.db.api import retry as db_retry
 from blazar_ext.db.api import transaction
 from blazar_ext.enforcement import allocations as enforcement_allocations
 from blazar_ext import exceptions
@@ -279,6 +280,15 @@ class LeaseManager:
             ids.append(reservation_id)
         return ids
 
+    def _created(self, context, lease_values: dict, *args) -> dict | None:
+        """The lease if its create landed though COMMIT's answer was
+        lost (the Galera node that ran it died)."""
+        try:
+            return self.lease_get(context, lease_values['id'])
+        except exceptions.LeaseNotFound:
+            return None
+
+    @db_retry.verify_commit(_created)
     @lease_api.retry
     def _create(self, context, lease_values: dict, specs: list,
                 events: list) -> dict:

@@ -16,6 +16,7 @@ import webob.dec
 import webob.exc
 
 from blazar_ext.api.middleware import auth
+from blazar_ext.api.middleware import faults
 from blazar_ext.api.middleware import metrics
 from blazar_ext.api import routing
 from blazar_ext.api import validation
@@ -74,7 +75,13 @@ class Router:
             return target(req, **match)
         except exceptions.BlazarExtException as exc:
             return error(exc.status, exc.message)
-        except Exception:
+        except Exception as exc:
+            if faults.database_unreachable(exc):
+                # A Galera node failing over: the client may try again.
+                LOG.warning('Database unreachable for %s %s: %s',
+                            req.method, PREFIX + req.path_info,
+                            faults.first_line(exc))
+                return error(503, faults.message_for(503))
             LOG.exception('Unexpected error on %s %s', req.method,
                           PREFIX + req.path_info)
             return error(500, 'The server failed to handle %s %s; see '

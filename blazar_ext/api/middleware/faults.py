@@ -33,7 +33,7 @@ class JsonErrors:
                 # Expected while the database restarts: one line, no
                 # traceback per request.
                 LOG.warning('Database unreachable for %s %s: %s',
-                            req.method, req.path, _first_line(exc))
+                            req.method, req.path, first_line(exc))
                 resp = webob.Response(status=503)
             else:
                 LOG.exception('Unexpected error for %s %s', req.method,
@@ -59,7 +59,7 @@ def database_unreachable(exc: Exception) -> bool:
             getattr(exc, 'exc_type', None) == 'DBConnectionError')
 
 
-def _first_line(exc: Exception) -> str:
+def first_line(exc: Exception) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
 
 

@@ -10,6 +10,7 @@ from oslo_log import log as logging
 import webob
 import webob.dec
 
+from blazar_ext.api.middleware import faults
 from blazar_ext.api.placement import error_codes
 from blazar_ext.api.placement import errors
 from blazar_ext.api.placement.handlers import root
@@ -85,10 +86,8 @@ class PlacementApp:
         except exceptions.BlazarExtException as exc:
             resp = error_response(req, exc.status, str(exc),
                                   errors.code_for(exc), version)
-        except Exception:
-            LOG.exception('Unexpected error in %s %s', req.method, req.path)
-            resp = error_response(req, 500, 'An unexpected error occurred.',
-                                  error_codes.DEFAULT, version)
+        except Exception as exc:
+            resp = _unexpected(req, exc, version)
         if resp.status_int >= 400 and _wants_html(req):
             resp = errors.html_response(resp)
         _cache_headers(req, resp, version)
@@ -125,3 +124,17 @@ def _cache_headers(req, resp, version) -> None:
 def build():
     """WSGI app for the placement family, mounted at /placement."""
     return PlacementApp()
+
+
+def _unexpected(req, exc: Exception, version) -> webob.Response:
+    """503 when the database is unreachable (a Galera node failing over,
+    the server restarting: the client may try again, as /v1 answers),
+    else 500."""
+    if faults.database_unreachable(exc):
+        LOG.warning('Database unreachable for %s %s: %s', req.method,
+                    req.path, faults.first_line(exc))
+        return error_response(req, 503, faults.message_for(503),
+                              error_codes.DEFAULT, version)
+    LOG.exception('Unexpected error in %s %s', req.method, req.path)
+    return error_response(req, 500, 'An unexpected error occurred.',
+                          error_codes.DEFAULT, version)
