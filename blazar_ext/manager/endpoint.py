@@ -6,12 +6,15 @@ blazar_ext.rpc.manager_client.
 
 from oslo_log import log as logging
 import oslo_messaging as messaging
+from oslo_serialization import jsonutils
 
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import host as host_api
 from blazar_ext import exceptions
 from blazar_ext.manager import healing
 from blazar_ext.manager import leases
+from blazar_ext.manager import maintenance
+from blazar_ext.manager import series
 from blazar_ext.plugins import physical_host
 from blazar_ext.rpc import manager_client
 
@@ -25,6 +28,9 @@ class ManagerEndpoint:
         self.hosts = physical_host.HostPlugin()
         self.leases = leases.LeaseManager()
         self.healer = healing.Healer(self.leases)
+        self.series = series.SeriesManager(self.leases)
+        self.maintenance = maintenance.MaintenanceManager(self.leases,
+                                                          self.healer)
 
     # Hosts. Domain errors are expected: oslo.messaging sends them back to
     # the API without logging a traceback.
@@ -84,6 +90,45 @@ class ManagerEndpoint:
                         private: bool) -> dict:
         return capability_api.property_set_private(context, resource_type,
                                                    name, private)
+
+    # Lease series and maintenance windows (1.3): see manager/series.py
+    # and manager/maintenance.py.
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def create_lease_series(self, context, values: dict,
+                            private_visible: bool = False) -> dict:
+        return self.series.create_series(context, values, private_visible)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def update_lease_series(self, context, series_id: str, values: dict,
+                            private_visible: bool = False) -> dict:
+        return self.series.update_series(context, series_id, values,
+                                         private_visible)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def delete_lease_series(self, context, series_id: str) -> list:
+        return self.series.delete_series(context, series_id)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def skip_lease_series_date(self, context, series_id: str,
+                               date: str) -> dict:
+        return jsonutils.to_primitive(
+            self.series.skip_date(context, series_id, date),
+            convert_datetime=True)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def schedule_maintenance(self, context, host_id: str,
+                             values: dict) -> dict:
+        return self.maintenance.schedule(context, host_id, values)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def update_maintenance(self, context, maintenance_id: str,
+                           values: dict) -> dict:
+        return self.maintenance.update(context, maintenance_id, values)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def cancel_maintenance(self, context, maintenance_id: str) -> None:
+        self.maintenance.cancel(context, maintenance_id)
 
     # Floating IPs (1.1)
 

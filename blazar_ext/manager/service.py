@@ -7,6 +7,8 @@ import oslo_messaging as messaging
 from blazar_ext.manager import endpoint
 from blazar_ext.manager import events
 from blazar_ext.manager import health
+from blazar_ext.manager import maintenance
+from blazar_ext.manager import series
 from blazar_ext import rpc
 
 CONF = cfg.CONF
@@ -24,6 +26,9 @@ class ManagerService:
             executor='threading', serializer=rpc.ContextSerializer())
         self.event_loop = events.EventLoop(self.endpoint.leases)
         self.health_monitor = health.HealthMonitor(self.endpoint.healer)
+        self.series_task = series.SeriesTask(self.endpoint.series)
+        self.maintenance_task = maintenance.MaintenanceTask(
+            self.endpoint.maintenance)
 
     def start(self) -> None:
         LOG.info('Manager listening on topic %s as %s',
@@ -31,8 +36,12 @@ class ManagerService:
         self._server.start()
         self.event_loop.start()
         self.health_monitor.start()
+        self.series_task.start()
+        self.maintenance_task.start()
 
     def stop(self) -> None:
+        self.maintenance_task.stop()
+        self.series_task.stop()
         self.health_monitor.stop()
         self.event_loop.stop()
         self._server.stop()

@@ -7,7 +7,9 @@ from stevedore import extension
 
 from blazar_ext.policies import base
 from blazar_ext.policies import floatingips
+from blazar_ext.policies import lease_series
 from blazar_ext.policies import leases
+from blazar_ext.policies import maintenance
 from blazar_ext.policies import metadefs
 from blazar_ext.policies import metrics
 from blazar_ext.policies import oshosts
@@ -42,6 +44,8 @@ MODULES = [
     floatingips,
     properties,
     metrics,
+    lease_series,
+    maintenance,
 ]
 
 

@@ -8,6 +8,7 @@ from pecan import rest
 
 from blazar_ext.api import gc_pause
 from blazar_ext.api.v1 import hosts as v1_hosts
+from blazar_ext.api.v1 import lease_series as v1_series
 from blazar_ext.api.v1.schemas import lease as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
@@ -76,6 +77,9 @@ class LeasesController(rest.RestController):
         policy.authorize(context, lease_policies.POST)
         values = validation.parse_json(pecan.request.body)
         require(values, schema.CREATE['required'])
+        if isinstance(values, dict) and 'recurrence' in values:
+            pecan.response.status = 201
+            return {'lease': v1_series.create(context, values)}
         validation.validate(schema.CREATE, values)
         created = manager_client.get_client().create_lease(
             context, values, v1_hosts.show_private(context))

@@ -6,6 +6,7 @@ from oslo_utils import importutils
 import pecan
 import webob.exc
 
+from blazar_ext.api.v1 import lease_series
 from blazar_ext.api.v1 import leases
 from blazar_ext.api.v1 import properties
 from blazar_ext.plugins import loader
@@ -52,6 +53,8 @@ class V1Controller:
 
 
 pecan.route(V1Controller, 'leases', leases.LeasesController())
+pecan.route(V1Controller, 'lease-series',
+            lease_series.LeaseSeriesController())
 
 
 # The only version, with no microversions: upstream Blazar 18 says 1.0
