@@ -119,12 +119,16 @@ class ManagerEndpoint:
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def schedule_maintenance(self, context, host_id: str,
                              values: dict) -> dict:
-        return self.maintenance.schedule(context, host_id, values)
+        return jsonutils.to_primitive(
+            self.maintenance.schedule(context, host_id, values),
+            convert_datetime=True)
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def update_maintenance(self, context, maintenance_id: str,
                            values: dict) -> dict:
-        return self.maintenance.update(context, maintenance_id, values)
+        return jsonutils.to_primitive(
+            self.maintenance.update(context, maintenance_id, values),
+            convert_datetime=True)
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def cancel_maintenance(self, context, maintenance_id: str) -> None:
