@@ -23,6 +23,7 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from blazar_ext import context as blazar_context
+from blazar_ext.db.api import healing as healing_api
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.db.api import lease_series as series_api
 from blazar_ext.db.api import transaction
@@ -177,9 +178,11 @@ class SeriesManager:
                     refused.add(values['start_date'])
         booked, skipped = self._write(context, series, specs, planned,
                                       refused, booking, until, new)
-        for lease_id in booked:
-            self.leases.notify(context, 'create',
-                               self.leases.lease_get(context, lease_id))
+        if booked:
+            # One read of every lease booked, for the notifications.
+            for lease in self.leases.plugins.with_details(
+                    context, healing_api.leases_get(context, booked)):
+                self.leases.notify(context, 'create', lease)
         return booked, skipped
 
     @series_api.retry
