@@ -3,15 +3,22 @@
 and the manager's extension past the horizon; on SQLite, MariaDB and
 PostgreSQL."""
 
+import contextlib
 import datetime
+import threading
 import zoneinfo
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from blazar_ext import context as blazar_context
+from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db.api import lease_series as series_api
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db.models import series as series_models
 from blazar_ext.tests import base
+from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional.api import test_lease_update
 from blazar_ext.tests.functional import backends
 
 FMT = base.FMT
@@ -249,6 +256,93 @@ class TestLeaseSeries(base.LeaseTestCase):
             self.assertIn(field, resp.json()['error_message'], extra)
         self.assertEqual(0, self.count(lease_models.Lease))
         self.assertEqual(0, self.count(series_models.LeaseSeries))
+
+    def test_enforcement_sees_each_occurrence_and_the_series(self):
+        self.add_host('h1')
+        chain = test_lease_update._Rejecting()
+        self.manager.service.endpoint.leases.enforcement = chain
+        first = _local(60)
+        lease = self.series('FREQ=DAILY;COUNT=3', first,
+                            first + datetime.timedelta(hours=1))
+        creates = [p for kind, p in chain.seen if kind == 'create']
+        self.assertEqual(3, len(creates))
+        for payload in creates:
+            self.assertEqual(lease['series_id'], payload['series']['id'])
+            self.assertEqual(3, len(payload['series']['occurrences']))
+        # A refusal refuses the series; nothing is kept.
+        chain.refuse_create = True
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'lab2', 'start_date': first.strftime(FMT),
+            'end_date': (first + datetime.timedelta(hours=1)).strftime(FMT),
+            'recurrence': 'FREQ=DAILY;COUNT=2',
+            'reservations': []})
+        self.assertEqual(403, resp.status, resp.text)
+        self.assertEqual(1, self.count(series_models.LeaseSeries))
+
+
+class _ConcurrentExtension:
+    """Two managers extending the same series at once, without the
+    in-process lock: the claim and the occurrence table's unique date
+    keep every occurrence booked once, each host once."""
+
+    def test_two_managers_extend_once(self):
+        self.useFixture(fixtures.fixtures.MockPatchObject(
+            allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
+        self.conf.set_override('series_horizon_days', 2, group='manager')
+        self.add_host('h1')
+        first = _local(60)
+        lease = self.create(
+            name='lab', start=first.strftime(FMT),
+            end=(first + datetime.timedelta(hours=1)).strftime(FMT),
+            recurrence='FREQ=DAILY;COUNT=8')
+        self.conf.set_override('series_horizon_days', 30, group='manager')
+        series = self.manager.service.endpoint.series
+        errors = []
+
+        def extend():
+            try:
+                series.extend_due(blazar_context.get_admin_context())
+                # And straight, past the claim, as a manager whose claim
+                # timed out would.
+                series.extend(blazar_context.get_admin_context(),
+                              lease['series_id'])
+            except Exception as exc:  # noqa: B902 - asserted below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=extend) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual([], [e for e in errors
+                              if 'Duplicate' not in str(e)
+                              and 'UNIQUE' not in str(e)
+                              and 'unique' not in str(e)])
+        with self.db.engine.connect() as conn:
+            dates = list(conn.scalars(sa.select(
+                series_models.SeriesOccurrence.start_date)))
+            hosts = list(conn.execute(sa.select(
+                lease_models.ComputeHostAllocation.compute_host_id,
+                lease_models.ComputeHostAllocation.start_date)))
+        self.assertEqual(8, len(dates))
+        self.assertEqual(sorted(set(dates)), sorted(dates))
+        self.assertEqual(sorted(set(hosts)), sorted(hosts))
+        self.assertEqual(8, len(hosts))
+        resp = self.request('GET', '/v1/lease-series/%s'
+                            % lease['series_id'])
+        self.assertEqual(series_api.ACTIVE,
+                         resp.json()['lease_series']['status'])
+
+
+class TestConcurrentExtensionMySQL(backends.OnBackend, _ConcurrentExtension,
+                                   base.LeaseTestCase):
+    BACKEND = 'mysql'
+
+
+class TestConcurrentExtensionPostgreSQL(backends.OnBackend,
+                                        _ConcurrentExtension,
+                                        base.LeaseTestCase):
+    BACKEND = 'postgresql'
 
 
 TestLeaseSeriesMySQL, TestLeaseSeriesPostgreSQL = (
