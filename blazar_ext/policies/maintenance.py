@@ -16,7 +16,7 @@ rules = [
         name=GET,
         check_str=base.RULE_ADMIN,
         description='List maintenance windows or show one.',
-        operations=[{'path': '/v1/os-hosts/maintenance', 'method': 'GET'},
+        operations=[{'path': '/v1/maintenance', 'method': 'GET'},
                     {'path': '/v1/os-hosts/{host_id}/maintenance',
                      'method': 'GET'},
                     {'path': _ONE, 'method': 'GET'}]),

@@ -102,7 +102,7 @@ class HostsController(rest.RestController):
     availability = v1_availability.HostAvailabilityController()
     # /v1/os-hosts/calendar: what the reservation calendar draws.
     calendar = v1_calendar.HostCalendarController()
-    # /v1/os-hosts/{host_id}/maintenance and /v1/os-hosts/maintenance.
+    # /v1/os-hosts/{host_id}/maintenance.
     maintenance = v1_maintenance.MaintenanceController()
 
     @pecan.expose('json')

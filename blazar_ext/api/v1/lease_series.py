@@ -71,6 +71,9 @@ def _get_authorized(context, series_id: str, rule: str) -> dict:
 
 class LeaseSeriesController(rest.RestController):
 
+    # POST /v1/lease-series/{series_id}/skip {"date": "YYYY-MM-DD"}
+    _custom_actions = {'skip': ['POST']}
+
     @pecan.expose('json')
     def get_all(self):
         context = pecan.request.context
@@ -101,10 +104,8 @@ class LeaseSeriesController(rest.RestController):
         return {'lease_series': body}
 
     @pecan.expose('json')
-    def post(self, series_id, action):
-        """POST /v1/lease-series/{id}/skip {"date": "YYYY-MM-DD"}."""
-        if action != 'skip':
-            pecan.abort(404)
+    def skip(self, series_id):
+        """Skip the occurrence of one local date."""
         context = pecan.request.context
         _get_authorized(context, series_id, series_policies.SKIP)
         values = validation.parse_json(pecan.request.body)

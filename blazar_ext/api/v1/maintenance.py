@@ -2,7 +2,7 @@
 
 POST schedules a window (or, with ``dry_run``, shows what it would move);
 PUT or PATCH on one window moves or shortens it; DELETE cancels it. GET
-/v1/os-hosts/maintenance lists every host's windows. Operators only.
+/v1/maintenance lists every host's windows. Operators only.
 """
 
 import pecan
@@ -45,25 +45,36 @@ def _of_host(context, host_id: str, window_id: str) -> dict:
     return window
 
 
+def _list(host_id: str | None) -> dict:
+    context = pecan.request.context
+    policy.authorize(context, policies.GET)
+    if host_id is not None:
+        host_id = host_service.host_id_of(context, host_id)
+    return {'maintenances': [view(w) for w in
+                             maintenance_api.window_list(context, host_id)]}
+
+
+class AllMaintenanceController(rest.RestController):
+    """/v1/maintenance: every host's windows."""
+
+    @pecan.expose('json')
+    def get_all(self):
+        return _list(None)
+
+
 class MaintenanceController(rest.RestController):
+    """/v1/os-hosts/{host_id}/maintenance"""
 
     @pecan.expose('json')
-    def get_all(self, *host):
-        """Every window (/v1/os-hosts/maintenance) or one host's."""
-        context = pecan.request.context
-        policy.authorize(context, policies.GET)
-        host_id = None
-        if host:
-            host_id = host_service.host_id_of(context, host[0])
-        return {'maintenances': [view(w) for w in
-                                 maintenance_api.window_list(context,
-                                                             host_id)]}
+    def get_all(self, host_id):
+        return _list(host_id)
 
     @pecan.expose('json')
-    def get_one(self, host_id, window_id):
+    def get_one(self, host_id, maintenance_id):
         context = pecan.request.context
         policy.authorize(context, policies.GET)
-        return {'maintenance': view(_of_host(context, host_id, window_id))}
+        return {'maintenance': view(_of_host(context, host_id,
+                                             maintenance_id))}
 
     @pecan.expose('json')
     def post(self, host_id):
@@ -86,18 +97,19 @@ class MaintenanceController(rest.RestController):
             context, window_id, values))
 
     @pecan.expose('json')
-    def put(self, host_id, window_id):
-        return self._update(host_id, window_id)
+    def put(self, host_id, maintenance_id):
+        return self._update(host_id, maintenance_id)
 
     @pecan.expose('json')
-    def patch(self, host_id, window_id):
-        return self._update(host_id, window_id)
+    def patch(self, host_id, maintenance_id):
+        return self._update(host_id, maintenance_id)
 
     @pecan.expose(content_type='application/json')
-    def delete(self, host_id, window_id):
+    def delete(self, host_id, maintenance_id):
         context = pecan.request.context
         policy.authorize(context, policies.DELETE)
-        _of_host(context, host_id, window_id)
-        manager_client.get_client().cancel_maintenance(context, window_id)
+        _of_host(context, host_id, maintenance_id)
+        manager_client.get_client().cancel_maintenance(context,
+                                                       maintenance_id)
         pecan.response.status = 204
         return ''

@@ -8,6 +8,7 @@ import webob.exc
 
 from blazar_ext.api.v1 import lease_series
 from blazar_ext.api.v1 import leases
+from blazar_ext.api.v1 import maintenance
 from blazar_ext.api.v1 import properties
 from blazar_ext.plugins import loader
 
@@ -55,6 +56,8 @@ class V1Controller:
 pecan.route(V1Controller, 'leases', leases.LeasesController())
 pecan.route(V1Controller, 'lease-series',
             lease_series.LeaseSeriesController())
+pecan.route(V1Controller, 'maintenance',
+            maintenance.AllMaintenanceController())
 
 
 # The only version, with no microversions: upstream Blazar 18 says 1.0

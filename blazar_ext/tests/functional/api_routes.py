@@ -65,7 +65,9 @@ def _rest_routes(controller, path: str) -> list:
         if handler is None or not getattr(handler, 'exposed', False):
             continue
         args = pecan_util.getargspec(handler).args[1:]
-        routes.append((method, '%s/{%s}' % (path, args[0]) if one else path))
+        # The item's id is the last argument (a nested controller's
+        # handlers take their parent's id first).
+        routes.append((method, '%s/{%s}' % (path, args[-1]) if one else path))
     for name in dir(type(controller)):
         child = getattr(controller, name, None)
         if not isinstance(child, rest.RestController):
@@ -146,6 +148,15 @@ VALID_BODIES = {
     ('POST', '/v1/floatingips'): lambda: {
         'floating_network_id': 'net-1', 'floating_ip_address': '10.0.0.9',
         'subnet_id': 'sub-1'},
+    ('PATCH', '/v1/lease-series/{series_id}'): lambda: {
+        'name': 'renamed-series', 'reservations': [{'min': 1, 'max': 1}]},
+    ('POST', '/v1/os-hosts/{host_id}/maintenance'): lambda: {
+        'start_date': date(6000), 'end_date': date(6060),
+        'reason': 'fuzz', 'dry_run': True},
+    ('PUT', '/v1/os-hosts/{host_id}/maintenance/{maintenance_id}'):
+        lambda: {'end_date': date(5090), 'dry_run': True},
+    ('PATCH', '/v1/os-hosts/{host_id}/maintenance/{maintenance_id}'):
+        lambda: {'start_date': date(5010), 'dry_run': True},
     ('POST', '/placement/resource_providers'): lambda: {
         'name': 'fuzz-rp', 'uuid': str(uuid.uuid4()),
         'parent_provider_uuid': RP_UUID},
@@ -290,6 +301,16 @@ def seed(request) -> dict:
             {'resource_type': 'physical:host', 'min': 1, 'max': 1,
              'hypervisor_properties': '',
              'resource_properties': '["==", "$rack", "r1"]'}]})['lease']
+    # A lease series and a maintenance window, far from the lease above.
+    series = ok('POST', '/v1/leases', {
+        'name': 's1', 'start_date': date(3000), 'end_date': date(3060),
+        'recurrence': 'FREQ=DAILY;COUNT=2', 'reservations': [
+            {'resource_type': 'physical:host', 'min': 1, 'max': 1,
+             'hypervisor_properties': '', 'resource_properties': ''}]})[
+        'lease']
+    maintenance = ok('POST', '/v1/os-hosts/%s/maintenance' % host['id'], {
+        'start_date': date(5000), 'end_date': date(5100),
+        'reason': 'seeded'})['maintenance']
     mv = {'OpenStack-API-Version': 'placement latest'}
     ok('POST', '/placement/resource_providers',
        {'name': 'rp1', 'uuid': RP_UUID}, headers=mv)
@@ -333,6 +354,8 @@ def seed(request) -> dict:
         'consumer_uuid': [CONSUMER, lease['id']],
         'namespace': ['FuzzNS'],
         'reservation_id': [lease['reservations'][0]['id']],
+        'series_id': [series['series_id']],
+        'maintenance_id': [maintenance['id']],
     }
 
 

@@ -64,7 +64,7 @@ class TestMaintenance(base.HostServiceTestCase):
                          sorted(n['payload']['id'] for n in scheduled))
         # The host is held for the window: nothing new lands on it.
         self.create(name='late', start=200, end=230, expect=409)
-        listed = self.request('GET', '/v1/os-hosts/maintenance').json()
+        listed = self.request('GET', '/v1/maintenance').json()
         self.assertEqual([answer['maintenance']['id']],
                          [w['id'] for w in listed['maintenances']])
 
