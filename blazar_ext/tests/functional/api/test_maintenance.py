@@ -3,9 +3,14 @@ of time through healing, unmovable ones reported (and degraded when the
 window starts), dry runs, list, move, shorten and cancel; on SQLite,
 MariaDB and PostgreSQL."""
 
+import argparse
+import contextlib
 import datetime
+import io
 
 from oslo_utils import timeutils
+
+from blazar_ext.cmd import hosts as hosts_cmd
 
 from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
@@ -149,6 +154,27 @@ class TestMaintenance(base.HostServiceTestCase):
         self.assertEqual(403, resp.status, resp.text)
         self.assertEqual([], self.request('GET', path).json()[
             'maintenances'])
+
+    def test_manage_command(self):
+        self.add_host('node-1')
+        lease = self.create(start=60, end=120)
+        parser = argparse.ArgumentParser()
+        hosts_cmd.add_parsers(parser.add_subparsers(dest='action',
+                                                    required=True))
+        args = parser.parse_args(['maintenance', 'node-1', '--start',
+                                  _at(30), '--end', _at(600), '--reason',
+                                  'disks', '--dry-run'])
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(0, args.func(args))
+        self.assertIn('Would schedule maintenance of host node-1',
+                      out.getvalue())
+        self.assertIn('Unmovable: 1', out.getvalue())
+        self.assertIn(lease['id'], out.getvalue())
+        args = parser.parse_args(['maintenance', 'node-1', '--start',
+                                  _at(60), '--end', _at(30)])
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(1, args.func(args))
 
 
 TestMaintenanceMySQL, TestMaintenancePostgreSQL = (
