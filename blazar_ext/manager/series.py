@@ -123,7 +123,7 @@ class SeriesManager:
         horizon = self._horizon(now)
         starts = zip(rule.local, rule.occurrences())
         due = [(local, start, end) for local, (start, end) in starts
-               if start < horizon and start >= now]
+               if start < horizon and start >= leases._minute(now)]
         if first and not due:
             due = [(rule.local[0],) + rule.occurrences()[0]]
         last = rule.occurrences()[-1][0]
@@ -346,13 +346,28 @@ class SeriesManager:
         update['reservations'] = [
             dict({k: v for k, v in change.items()
                   if k not in ('id', 'resource_type')}, id=reservation['id'])
-            for reservation, change in zip(lease['reservations'], changes)
-            if change]
+            for reservation, change in zip(
+                self._in_request_order(series, lease), changes)
+            if change and reservation]
         if not update['reservations']:
             del update['reservations']
         if update:
             self.leases.update_lease(context, lease['id'], update,
                                      private_visible)
+
+    @staticmethod
+    def _in_request_order(series: dict, lease: dict) -> list:
+        """The occurrence's reservations in the order of the series'
+        request: the n-th of each resource type for the n-th asked."""
+        by_type: dict = {}
+        for reservation in lease['reservations']:
+            by_type.setdefault(reservation['resource_type'],
+                               []).append(reservation)
+        ordered = []
+        for asked in jsonutils.loads(series['request'])['reservations']:
+            found = by_type.get(asked.get('resource_type'))
+            ordered.append(found.pop(0) if found else {})
+        return ordered
 
     def delete_series(self, context, series_id: str) -> list:
         """Stop the series and delete its future occurrences (past and
