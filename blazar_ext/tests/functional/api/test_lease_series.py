@@ -16,9 +16,9 @@ from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import lease_series as series_api
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db.models import series as series_models
+from blazar_ext import exceptions
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_lease_update
 from blazar_ext.tests.functional import backends
 
 FMT = base.FMT
@@ -46,6 +46,28 @@ def _next_dst_change(tz: str) -> datetime.date:
         if new != offset:
             return day
     raise AssertionError('no daylight-saving change in %s' % tz)
+
+
+class _Recording:
+    """An enforcement chain that records what it sees, and refuses
+    creates when told."""
+
+    enabled = True
+
+    def __init__(self):
+        self.refuse_create = False
+        self.seen = []
+
+    def check_create(self, context, lease):
+        self.seen.append(('create', lease))
+        if self.refuse_create:
+            raise exceptions.Forbidden(reason='too many occurrences')
+
+    def check_update(self, context, current, new):
+        self.seen.append(('update', current, new))
+
+    def on_end(self, context, lease):
+        self.seen.append(('end', lease))
 
 
 class TestLeaseSeries(base.LeaseTestCase):
@@ -259,7 +281,7 @@ class TestLeaseSeries(base.LeaseTestCase):
 
     def test_enforcement_sees_each_occurrence_and_the_series(self):
         self.add_host('h1')
-        chain = test_lease_update._Rejecting()
+        chain = _Recording()
         self.manager.service.endpoint.leases.enforcement = chain
         first = _local(60)
         lease = self.series('FREQ=DAILY;COUNT=3', first,
