@@ -288,3 +288,20 @@ class AllocationsNotFound(NotFound):
 class SubscriptionNotFound(NotFound):
     msg_fmt = 'Subscription %(subscription)s not found.'
     code = 'blazar_ext.subscription_not_found'
+
+
+# Lease series and maintenance windows (issue 30).
+
+class LeaseSeriesNotFound(NotFound):
+    msg_fmt = 'Lease series %(series)s could not be found.'
+    code = 'blazar_ext.lease_series_not_found'
+
+
+class SeriesNotBookable(Conflict):
+    msg_fmt = 'Not enough resources available for the series: %(reason)s'
+    code = 'blazar_ext.series_not_bookable'
+
+
+class MaintenanceNotFound(NotFound):
+    msg_fmt = 'Maintenance window %(maintenance)s could not be found.'
+    code = 'blazar_ext.maintenance_not_found'

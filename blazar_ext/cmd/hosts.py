@@ -1,6 +1,7 @@
 """Hosts: take a host out of service and back (``disable``, ``enable``);
 give hosts registered before revision 0006 their resource providers."""
 
+from blazar_ext.cmd import maintenance as maintenance_cmd
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import host as host_api
 from blazar_ext.db.api import host_service
@@ -70,3 +71,4 @@ def add_parsers(subparsers) -> None:
              'inventory) of every host that has none, or adopt the '
              'provider of the same name.')
     parser.set_defaults(func=link_providers)
+    maintenance_cmd.add_parser(subparsers)

@@ -61,6 +61,21 @@ ALL_OPTS = [
                help='Minutes before the end of a lease at which its '
                     'before_end_lease event runs, unless the lease gives '
                     'before_end_date.'),
+    # Lease series and maintenance windows (issue 30).
+    cfg.IntOpt('series_horizon_days', default=28, min=1,
+               help='Days ahead up to which the occurrences of a lease '
+                    'series are booked; the manager books further ones as '
+                    'time passes.'),
+    cfg.IntOpt('series_max_days', default=400, min=1,
+               help='Days ahead within which the last occurrence of a lease '
+                    'series must start; a longer series is refused.'),
+    cfg.FloatOpt('series_interval', default=600.0, min=0.01,
+                 help='Seconds between two runs of the task that books the '
+                      'occurrences of lease series entering the horizon.'),
+    cfg.FloatOpt('maintenance_interval', default=60.0, min=0.01,
+                 help='Seconds between two runs of the task that takes '
+                      'hosts out of service when their maintenance window '
+                      'starts and back when it ends.'),
 ]
 
 

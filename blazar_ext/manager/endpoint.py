@@ -9,6 +9,7 @@ upgrade and call it.
 
 from oslo_log import log as logging
 import oslo_messaging as messaging
+from oslo_serialization import jsonutils
 
 from blazar_ext.db.api import capability as capability_api
 from blazar_ext import exceptions
@@ -16,7 +17,9 @@ from blazar_ext.manager import budgets
 from blazar_ext.manager import extension
 from blazar_ext.manager import healing
 from blazar_ext.manager import leases
+from blazar_ext.manager import maintenance
 from blazar_ext.manager import plan
+from blazar_ext.manager import series
 from blazar_ext.plugins import base
 from blazar_ext.plugins import loader
 from blazar_ext.plugins import physical_host
@@ -34,6 +37,9 @@ class ManagerEndpoint:
         self.healer = healing.Healer(self.leases)
         # RPC namespace "budgets" (blazar_ext.rpc.budget_client).
         self.budgets = budgets.BudgetEndpoint(self.leases)
+        self.series = series.SeriesManager(self.leases)
+        self.maintenance = maintenance.MaintenanceManager(self.leases,
+                                                          self.healer)
 
     # Resources (1.3). Domain errors are expected: oslo.messaging sends
     # them back to the API without logging a traceback.
@@ -123,6 +129,49 @@ class ManagerEndpoint:
         loader.get()
         return capability_api.property_set_private(context, resource_type,
                                                    name, private)
+
+    # Lease series and maintenance windows (1.5): see manager/series.py
+    # and manager/maintenance.py.
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def create_lease_series(self, context, values: dict,
+                            private_visible: bool = False) -> dict:
+        return self.series.create_series(context, values, private_visible)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def update_lease_series(self, context, series_id: str, values: dict,
+                            private_visible: bool = False) -> dict:
+        return self.series.update_series(context, series_id, values,
+                                         private_visible)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def delete_lease_series(self, context, series_id: str) -> list:
+        return self.series.delete_series(context, series_id)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def skip_lease_series_date(self, context, series_id: str,
+                               date: str) -> dict:
+        return jsonutils.to_primitive(
+            self.series.skip_date(context, series_id, date),
+            convert_datetime=True)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def schedule_maintenance(self, context, host_id: str,
+                             values: dict) -> dict:
+        return jsonutils.to_primitive(
+            self.maintenance.schedule(context, host_id, values),
+            convert_datetime=True)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def update_maintenance(self, context, maintenance_id: str,
+                           values: dict) -> dict:
+        return jsonutils.to_primitive(
+            self.maintenance.update(context, maintenance_id, values),
+            convert_datetime=True)
+
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def cancel_maintenance(self, context, maintenance_id: str) -> None:
+        self.maintenance.cancel(context, maintenance_id)
 
     # Per-type calls of 1.0-1.2, kept for an API pinned below 1.3 (a
     # rolling upgrade): each is resource_call on its type.

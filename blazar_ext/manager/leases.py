@@ -46,7 +46,7 @@ from blazar_ext.db.api import retry as db_retry
 from blazar_ext.db.api import transaction
 from blazar_ext.enforcement import allocations as enforcement_allocations
 from blazar_ext import exceptions
-from blazar_ext.notifications import delivery
+from blazar_ext.manager import delivery
 from blazar_ext.plugins import base as plugin_base
 from blazar_ext.plugins import loader
 from blazar_ext import states

@@ -4,10 +4,12 @@ from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from blazar_ext.manager import delivery
 from blazar_ext.manager import endpoint
 from blazar_ext.manager import events
 from blazar_ext.manager import health
-from blazar_ext.notifications import delivery
+from blazar_ext.manager import maintenance
+from blazar_ext.manager import series
 from blazar_ext import rpc
 
 CONF = cfg.CONF
@@ -28,6 +30,9 @@ class ManagerService:
         self.health_monitor = health.HealthMonitor(self.endpoint.healer)
         self.delivery_loop = delivery.DeliveryLoop(
             self.endpoint.leases.outbox)
+        self.series_task = series.SeriesTask(self.endpoint.series)
+        self.maintenance_task = maintenance.MaintenanceTask(
+            self.endpoint.maintenance)
 
     def start(self) -> None:
         LOG.info('Manager listening on topic %s as %s',
@@ -36,8 +41,12 @@ class ManagerService:
         self.event_loop.start()
         self.health_monitor.start()
         self.delivery_loop.start()
+        self.series_task.start()
+        self.maintenance_task.start()
 
     def stop(self) -> None:
+        self.maintenance_task.stop()
+        self.series_task.stop()
         self.delivery_loop.stop()
         self.health_monitor.stop()
         self.event_loop.stop()

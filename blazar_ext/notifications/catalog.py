@@ -58,6 +58,6 @@ register('reservation.healed', 'lease.event.healed',
          'A reservation was moved off a resource out of service.')
 register('lease.degraded', 'lease.degraded', 'A reservation of the lease '
          'lost a resource and no replacement fits.')
-register('maintenance.scheduled', 'maintenance.scheduled',
+register('maintenance.scheduled', 'lease.maintenance.scheduled',
          'A maintenance window was scheduled over resources the lease '
          'holds.')

@@ -9,7 +9,9 @@ from blazar_ext.policies import base
 from blazar_ext.policies import budgets
 from blazar_ext.policies import floatingips
 from blazar_ext.policies import lease_plan
+from blazar_ext.policies import lease_series
 from blazar_ext.policies import leases
+from blazar_ext.policies import maintenance
 from blazar_ext.policies import metadefs
 from blazar_ext.policies import metrics
 from blazar_ext.policies import oshosts
@@ -48,6 +50,8 @@ MODULES = [
     metrics,
     budgets,
     subscriptions,
+    lease_series,
+    maintenance,
 ]
 
 

@@ -19,6 +19,10 @@ History:
           serves for an API pinned below 1.3
     1.4 - lease_extension (advice, read-only); create_lease takes a
           flexible lease (not_after and a duration instead of dates)
+    1.5 - lease series: create_lease_series, update_lease_series,
+          delete_lease_series, skip_lease_series_date; maintenance
+          windows: schedule_maintenance, update_maintenance,
+          cancel_maintenance
 """
 
 from concurrent import futures
@@ -33,7 +37,7 @@ from blazar_ext import rpc
 
 CONF = cfg.CONF
 
-RPC_API_VERSION = '1.4'
+RPC_API_VERSION = '1.5'
 
 # Seconds allowed on top of [manager] rpc_timeout before a call is given up.
 DEADLINE_MARGIN = 2.0
@@ -166,6 +170,42 @@ class ManagerClient:
         return self._call(context, 'update_property', version='1.2',
                           resource_type=resource_type, name=name,
                           private=private)
+
+    # Lease series and maintenance windows (1.5)
+
+    def create_lease_series(self, context, values: dict,
+                            private_visible: bool = False) -> dict:
+        return self._call(context, 'create_lease_series', version='1.5',
+                          values=values, private_visible=private_visible)
+
+    def update_lease_series(self, context, series_id: str, values: dict,
+                            private_visible: bool = False) -> dict:
+        return self._call(context, 'update_lease_series', version='1.5',
+                          series_id=series_id, values=values,
+                          private_visible=private_visible)
+
+    def delete_lease_series(self, context, series_id: str) -> list:
+        return self._call(context, 'delete_lease_series', version='1.5',
+                          series_id=series_id)
+
+    def skip_lease_series_date(self, context, series_id: str,
+                               date: str) -> dict:
+        return self._call(context, 'skip_lease_series_date', version='1.5',
+                          series_id=series_id, date=date)
+
+    def schedule_maintenance(self, context, host_id: str,
+                             values: dict) -> dict:
+        return self._call(context, 'schedule_maintenance', version='1.5',
+                          host_id=host_id, values=values)
+
+    def update_maintenance(self, context, maintenance_id: str,
+                           values: dict) -> dict:
+        return self._call(context, 'update_maintenance', version='1.5',
+                          maintenance_id=maintenance_id, values=values)
+
+    def cancel_maintenance(self, context, maintenance_id: str) -> None:
+        return self._call(context, 'cancel_maintenance', version='1.5',
+                          maintenance_id=maintenance_id)
 
 
 _CLIENT = None

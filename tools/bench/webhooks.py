@@ -91,7 +91,7 @@ def receive(port: int, out: str, ready, stop) -> None:
 def manage(url: str, workers: int, stop) -> None:
     """A manager process's delivery, as DeliveryLoop runs it."""
     configure(url, workers)
-    from blazar_ext.notifications import delivery
+    from blazar_ext.manager import delivery
     loop = delivery.DeliveryLoop(delivery.Dispatcher())
     while not stop.is_set():
         try:
@@ -106,7 +106,7 @@ def record(count: int, leases: int) -> float:
     """Record the events, then send their oslo.messaging notifications
     (as the manager that records them does); when the first was
     recorded."""
-    from blazar_ext.notifications import delivery
+    from blazar_ext.manager import delivery
     dispatcher = delivery.Dispatcher()
     context = blazar_context.get_admin_context()
     first = time.time()

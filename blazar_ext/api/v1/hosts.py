@@ -9,6 +9,7 @@ from pecan import rest
 from blazar_ext.api.v1 import allocations as v1_allocations
 from blazar_ext.api.v1 import availability as v1_availability
 from blazar_ext.api.v1 import calendar as v1_calendar
+from blazar_ext.api.v1 import maintenance as v1_maintenance
 from blazar_ext.api.v1 import properties as v1_properties
 from blazar_ext.api.v1.schemas import host as schema
 from blazar_ext.api.v1 import views
@@ -103,6 +104,8 @@ class HostsController(rest.RestController):
     availability = v1_availability.HostAvailabilityController()
     # /v1/os-hosts/calendar: what the reservation calendar draws.
     calendar = v1_calendar.HostCalendarController()
+    # /v1/os-hosts/{host_id}/maintenance.
+    maintenance = v1_maintenance.MaintenanceController()
 
     @pecan.expose('json')
     def get_all(self):

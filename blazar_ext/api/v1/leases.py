@@ -9,6 +9,7 @@ from pecan import rest
 from blazar_ext.api import gc_pause
 from blazar_ext.api.v1 import hosts as v1_hosts
 from blazar_ext.api.v1 import lease_plan
+from blazar_ext.api.v1 import lease_series as v1_series
 from blazar_ext.api.v1.schemas import lease as schema
 from blazar_ext.api.v1.schemas import lease_plan as plan_schema
 from blazar_ext.api.v1 import views
@@ -97,6 +98,10 @@ class LeasesController(rest.RestController):
         context = pecan.request.context
         policy.authorize(context, lease_policies.POST)
         values = validation.parse_json(pecan.request.body)
+        if isinstance(values, dict) and 'recurrence' in values:
+            require(values, schema.CREATE['required'])
+            pecan.response.status = 201
+            return {'lease': v1_series.create(context, values)}
         if plan_schema.is_flexible(values):
             # Dates left to the manager: the first slot that fits.
             validation.validate(plan_schema.FLEXIBLE_CREATE, values)

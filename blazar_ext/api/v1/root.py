@@ -7,7 +7,9 @@ import pecan
 import webob.exc
 
 from blazar_ext.api.v1 import budgets
+from blazar_ext.api.v1 import lease_series
 from blazar_ext.api.v1 import leases
+from blazar_ext.api.v1 import maintenance
 from blazar_ext.api.v1 import properties
 from blazar_ext.api.v1 import rates
 from blazar_ext.api.v1 import subscriptions
@@ -59,6 +61,10 @@ pecan.route(V1Controller, 'budgets', budgets.BudgetsController())
 pecan.route(V1Controller, 'rates', rates.RatesController())
 pecan.route(V1Controller, 'subscriptions',
             subscriptions.SubscriptionsController())
+pecan.route(V1Controller, 'lease-series',
+            lease_series.LeaseSeriesController())
+pecan.route(V1Controller, 'maintenance',
+            maintenance.AllMaintenanceController())
 
 
 # The only version, with no microversions: upstream Blazar 18 says 1.0

@@ -26,7 +26,10 @@ from blazar_ext.api.v1 import budgets
 from blazar_ext.api.v1 import calendar
 from blazar_ext.api.v1 import floatingips
 from blazar_ext.api.v1 import hosts
+from blazar_ext.api.v1 import lease_plan
+from blazar_ext.api.v1 import lease_series
 from blazar_ext.api.v1 import leases
+from blazar_ext.api.v1 import maintenance
 from blazar_ext.api.v1 import properties
 from blazar_ext.api.v1 import rates
 from blazar_ext.api.v1 import root
@@ -38,6 +41,7 @@ _LEASE = '/v1/leases/{lease_id}'
 _PROPERTIES = '/v1/{resource_type}/properties'
 _BUDGET = '/v1/budgets/{budget_id}'
 _SUBSCRIPTION = '/v1/subscriptions/{subscription_id}'
+_SERIES = '/v1/lease-series/{series_id}'
 
 # Served whatever resource types are enabled.
 CORE = (
@@ -49,6 +53,17 @@ CORE = (
     Route('PUT', _LEASE, leases.LeasesController.put),
     Route('DELETE', _LEASE, leases.LeasesController.delete),
     Route('POST', '/v1/leases/quote', leases.QuoteController.post),
+    Route('POST', '/v1/leases/plan', lease_plan.LeasePlanController.post),
+    Route('GET', _LEASE + '/extension',
+          lease_plan.LeaseExtensionController.get_all),
+    Route('GET', '/v1/lease-series',
+          lease_series.LeaseSeriesController.get_all),
+    Route('GET', _SERIES, lease_series.LeaseSeriesController.get_one),
+    Route('PATCH', _SERIES, lease_series.LeaseSeriesController.patch),
+    Route('DELETE', _SERIES, lease_series.LeaseSeriesController.delete),
+    Route('POST', _SERIES + '/skip', lease_series.LeaseSeriesController.skip),
+    Route('GET', '/v1/maintenance',
+          maintenance.AllMaintenanceController.get_all),
     # V1Controller._lookup: resource types such as physical:host are
     # path segments.
     Route('GET', _PROPERTIES, properties.PropertiesController.get_all),
@@ -78,6 +93,7 @@ CORE = (
 )
 
 _HOST = '/{host_id}'
+_MAINTENANCE = _HOST + '/maintenance/{maintenance_id}'
 _FIP = '/{floatingip_id}'
 
 # Below a plugin's mount point, by the controller class it mounts there.
@@ -101,6 +117,15 @@ MOUNTED = {
         Route('GET', '/availability',
               availability.HostAvailabilityController.get_all),
         Route('GET', '/calendar', calendar.HostCalendarController.get_all),
+        Route('GET', _HOST + '/maintenance',
+              maintenance.MaintenanceController.get_all),
+        Route('POST', _HOST + '/maintenance',
+              maintenance.MaintenanceController.post),
+        Route('GET', _MAINTENANCE, maintenance.MaintenanceController.get_one),
+        Route('PUT', _MAINTENANCE, maintenance.MaintenanceController.put),
+        Route('PATCH', _MAINTENANCE, maintenance.MaintenanceController.patch),
+        Route('DELETE', _MAINTENANCE,
+              maintenance.MaintenanceController.delete),
     ),
     floatingips.FloatingIPsController: (
         Route('GET', '', floatingips.FloatingIPsController.get_all),

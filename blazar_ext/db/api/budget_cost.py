@@ -64,7 +64,8 @@ def _host_condition(expression_json: str):
     # Rates change rarely and their expressions compile to the same
     # condition every time (no per-caller visibility: rates are the
     # operator's).
-    return host_properties.compile_host_filter('', expression_json)
+    return host_properties.HostQuery('', expression_json).compile(
+        private_visible=True)
 
 
 def hosts_matching(session, expression, host_ids: list) -> list:

@@ -48,6 +48,20 @@ _VALUE_MODELS = {
 }
 
 
+def known(session, resource_type: str, names) -> dict:
+    """{name: private} of the capability names of ``names`` that exist
+    for ``resource_type``, through the (resource_type, capability_name)
+    unique index."""
+    names = set(names)
+    if not names:
+        return {}
+    cap = host_models.ExtraCapability
+    return {name: bool(private) for name, private in session.execute(
+        sa.select(cap.capability_name, cap.private).where(
+            cap.resource_type == resource_type,
+            cap.capability_name.in_(names)))}
+
+
 def register_value_model(resource_type: str, model) -> None:
     """Declare the capability value table of ``resource_type``.
 

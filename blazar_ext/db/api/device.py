@@ -81,7 +81,7 @@ class DeviceQuery:
 
 def known_capabilities(session, names) -> dict:
     """{name: private} of the device capability names that exist."""
-    return allocation_api.known_capabilities(session, RESOURCE_TYPE, names)
+    return capability_api.known(session, RESOURCE_TYPE, names)
 
 
 # Reading

@@ -18,6 +18,7 @@ the caller may not see, or a trait that does not exist, is an Invalid
 
 import sqlalchemy as sa
 
+from blazar_ext.db.api import capability as capability_api
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import host as host_models
@@ -27,15 +28,9 @@ from blazar_ext.query import traits as trait_query
 
 def known_capabilities(session, names) -> dict:
     """{name: private} of the host capability names of ``names`` that
-    exist, through the (resource_type, capability_name) unique index."""
-    names = set(names)
-    if not names:
-        return {}
-    cap = host_models.ExtraCapability
-    return {name: bool(private) for name, private in session.execute(
-        sa.select(cap.capability_name, cap.private).where(
-            cap.resource_type == host_properties.RESOURCE_TYPE,
-            cap.capability_name.in_(names)))}
+    exist."""
+    return capability_api.known(session, host_properties.RESOURCE_TYPE,
+                                names)
 
 
 def _check_traits(session, names, field: str) -> None:

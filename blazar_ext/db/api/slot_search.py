@@ -13,8 +13,8 @@ import heapq
 
 import sqlalchemy as sa
 
-from blazar_ext.db.api import availability as availability_api
-from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import host_filter
+from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
@@ -174,8 +174,7 @@ def host_pool_filter(context, session, hypervisor_properties: str,
     """The condition over ComputeHost a physical:host request compiles
     to, as the availability route builds it; Invalid names a bad or
     hidden property or an unknown trait."""
-    properties = capability_api.host_filter(
-        context, hypervisor_properties, resource_properties,
-        private_visible=private_visible)
-    return sa.and_(properties, *availability_api._trait_filter(
-        session, resource_properties, requirement))
+    return host_filter.build(
+        session, host_properties.HostQuery(hypervisor_properties,
+                                           resource_properties),
+        requirement, private_visible=private_visible)

@@ -10,8 +10,10 @@ from blazar_ext.db.models import floatingip  # noqa: F401
 from blazar_ext.db.models import host  # noqa: F401
 from blazar_ext.db.models import instance  # noqa: F401
 from blazar_ext.db.models import lease  # noqa: F401
+from blazar_ext.db.models import maintenance  # noqa: F401
 from blazar_ext.db.models import metadef  # noqa: F401
 from blazar_ext.db.models import outbox  # noqa: F401
 from blazar_ext.db.models import placement  # noqa: F401
+from blazar_ext.db.models import series  # noqa: F401
 
 BASE = base.BASE

@@ -75,9 +75,19 @@ def _rest_routes(controller, path: str) -> list:
         if handler is None or not getattr(handler, 'exposed', False):
             continue
         args = pecan_util.getargspec(handler).args[1:]
-        # PUT /v1/rates: a put without an id replaces the collection.
-        routes.append((method, '%s/{%s}' % (path, args[0])
+        # The item's id is the last argument (a nested controller's
+        # handlers take their parent's id first); PUT /v1/rates, a put
+        # without an id, replaces the collection.
+        routes.append((method, '%s/{%s}' % (path, args[-1])
                        if one and args else path, handler.__func__))
+    # Pecan's custom actions: POST /v1/lease-series/{series_id}/skip.
+    for name, methods in getattr(controller, '_custom_actions', {}).items():
+        handler = getattr(controller, name)
+        args = pecan_util.getargspec(handler).args[1:]
+        for method in methods:
+            routes.append((method, '%s/{%s}/%s' % (path, args[-1], name)
+                           if args else '%s/%s' % (path, name),
+                           handler.__func__))
     for name in dir(type(controller)):
         child = getattr(controller, name, None)
         if not isinstance(child, rest.RestController):
@@ -200,10 +210,23 @@ VALID_BODIES = {
         'floating_network_id': 'net-1', 'floating_ip_address': '10.0.0.9',
         'subnet_id': 'sub-1'},
     ('POST', '/v1/subscriptions'): lambda: {
-        'url': 'https://93.184.215.14/hook', 'events': ['lease.created'],
+        'url': 'https://93.184.215.14/hook', 'events': ['lease.degraded'],
         'lead_times': [600], 'secret': 'fuzz-secret-fuzz-secret'},
+    # Events none of the route tests cause: no delivery is attempted to
+    # the (public, unreachable) address.
     ('PATCH', '/v1/subscriptions/{subscription_id}'): lambda: {
-        'events': ['lease.ended', 'lease.ending_soon']},
+        'events': ['lease.degraded', 'reservation.healed']},
+    ('POST', '/v1/lease-series/{series_id}/skip'): lambda: {
+        'date': date(3000)[:10]},
+    ('PATCH', '/v1/lease-series/{series_id}'): lambda: {
+        'name': 'renamed-series', 'reservations': [{'min': 1, 'max': 1}]},
+    ('POST', '/v1/os-hosts/{host_id}/maintenance'): lambda: {
+        'start_date': date(6000), 'end_date': date(6060),
+        'reason': 'fuzz', 'dry_run': True},
+    ('PUT', '/v1/os-hosts/{host_id}/maintenance/{maintenance_id}'):
+        lambda: {'end_date': date(5090), 'dry_run': True},
+    ('PATCH', '/v1/os-hosts/{host_id}/maintenance/{maintenance_id}'):
+        lambda: {'start_date': date(5010), 'dry_run': True},
     ('POST', '/placement/resource_providers'): lambda: {
         'name': 'fuzz-rp', 'uuid': str(uuid.uuid4()),
         'parent_provider_uuid': RP_UUID},
@@ -351,8 +374,18 @@ def seed(request) -> dict:
     budget = ok('POST', '/v1/budgets',
                 {'project_id': 'p', 'credits': 100})['budget']
     subscription = ok('POST', '/v1/subscriptions', {
-        'url': 'https://93.184.215.14/hook', 'events': ['lease.created'],
+        'url': 'https://93.184.215.14/hook', 'events': ['lease.degraded'],
         'secret': 'seed-secret-seed-secret'})['subscription']
+    # A lease series and a maintenance window, far from the lease above.
+    series = ok('POST', '/v1/leases', {
+        'name': 's1', 'start_date': date(3000), 'end_date': date(3060),
+        'recurrence': 'FREQ=DAILY;COUNT=2', 'reservations': [
+            {'resource_type': 'physical:host', 'min': 1, 'max': 1,
+             'hypervisor_properties': '', 'resource_properties': ''}]})[
+        'lease']
+    maintenance = ok('POST', '/v1/os-hosts/%s/maintenance' % host['id'], {
+        'start_date': date(5000), 'end_date': date(5100),
+        'reason': 'seeded'})['maintenance']
     mv = {'OpenStack-API-Version': 'placement latest'}
     ok('POST', '/placement/resource_providers',
        {'name': 'rp1', 'uuid': RP_UUID}, headers=mv)
@@ -398,6 +431,8 @@ def seed(request) -> dict:
         'reservation_id': [lease['reservations'][0]['id']],
         'budget_id': [budget['id']],
         'subscription_id': [subscription['id']],
+        'series_id': [series['series_id']],
+        'maintenance_id': [maintenance['id']],
     }
 
 

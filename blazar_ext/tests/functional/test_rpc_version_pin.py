@@ -62,12 +62,11 @@ class TestRPCVersionPin(base.LeaseTestCase):
         manager_client.reset_client()
         self.add_host('h1')
         self.create()
-        # Resources go through the generic call of the current version.
-        self.assertEqual([manager_client.RPC_API_VERSION],
-                         self.wire.versions('resource_call'))
+        # Resources go through the generic call (1.3).
+        self.assertEqual(['1.3'], self.wire.versions('resource_call'))
         self.assertEqual([], self.wire.versions('create_host'))
-        # Leases have not changed since 1.2.
-        self.assertEqual(['1.2'], self.wire.versions('create_lease'))
+        # create_lease last changed in 1.4 (flexible leases).
+        self.assertEqual(['1.4'], self.wire.versions('create_lease'))
         [args] = [a for name, _v, a in self.wire.sent
                   if name == 'create_lease']
         self.assertIn('private_visible', args)

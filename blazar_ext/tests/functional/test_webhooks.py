@@ -10,9 +10,9 @@ from oslo_utils import timeutils
 from blazar_ext import context
 from blazar_ext.db.api import outbox as outbox_api
 from blazar_ext.db import session as db_session
+from blazar_ext.manager import delivery
 from blazar_ext.notifications import catalog
 from blazar_ext.notifications import cloudevents
-from blazar_ext.notifications import delivery
 from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
 from blazar_ext.tests.functional import webhook_receiver

@@ -6,9 +6,9 @@ import json
 from unittest import mock
 
 from blazar_ext import exceptions
+from blazar_ext.manager import delivery
 from blazar_ext.notifications import catalog
 from blazar_ext.notifications import cloudevents
-from blazar_ext.notifications import delivery
 from blazar_ext.notifications import targets
 from blazar_ext.tests import base
 

@@ -2,14 +2,15 @@
 rule and by how much the request is over."""
 
 from blazar_ext.tests import base
+from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
-from blazar_ext.tests.functional.budgets import test_budgets
+from blazar_ext.tests.functional.budgets import base as budget_base
 
 host_reservation = base.host_reservation
-P1 = test_budgets.P1
+P1 = budget_base.P1
 
 
-class FairUseTestCase(test_budgets.BudgetTestCase):
+class FairUseTestCase(budget_base.BudgetTestCase):
 
     OPTIONS: dict = {}
 
@@ -39,7 +40,7 @@ class TestMaxConcurrentHosts(FairUseTestCase):
                       'hold 3 hosts at once', message)
         self.assertIn('1 more than the limit of 2', message)
         # Another project is not counted.
-        self.create('c', 120, 200, headers=test_budgets.fixtures.user_headers(
+        self.create('c', 120, 200, headers=fixtures.user_headers(
             project='p2'))
 
 
