@@ -97,8 +97,8 @@ class ManagerClient:
                 # kombu's error through once [api] rpc_retry is spent.
                 kombu.exceptions.OperationalError) as exc:
             raise exceptions.ServiceUnavailable(
-                reason='the manager cannot be reached (%s)'
-                       % type(exc).__name__)
+                reason='the manager cannot be reached (%s); try again '
+                       'later' % type(exc).__name__)
 
     # Resources of any type
 

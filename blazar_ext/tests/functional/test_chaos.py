@@ -213,8 +213,9 @@ class TestBrokerStopped(blazar_base.DBTestCase):
         self.broker.stop_app()
         resp = self.register('during')
         self.assertEqual(503, resp.status, resp.text)
-        self.assertIn('the manager cannot be reached',
-                      resp.json()['error_message'])
+        message = resp.json()['error_message']
+        self.assertIn('the manager cannot be reached', message)
+        self.assertIn('try again later', message)
         self.broker.start_app()
         # The transport reconnects on its own; the first calls after the
         # start may still be refused while it does.
