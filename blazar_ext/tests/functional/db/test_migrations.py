@@ -769,6 +769,24 @@ class TestMigrationsMySQL(_MigrationsMixin,
                           base.BaseTestCase):
     FIXTURE = _MySQLFixture
 
+    def test_every_table_utf8mb4_whatever_the_server_default(self):
+        # A server whose default character set is latin1: a table created
+        # without its own charset would take latin1, and a foreign key
+        # from it to a utf8mb4 table is refused (errno 150).
+        with self.engine.begin() as conn:
+            conn.execute(sa.text(
+                'ALTER DATABASE `%s` CHARACTER SET latin1 '
+                'COLLATE latin1_swedish_ci' % self.engine.url.database))
+        migration.upgrade('head', self.engine)
+        with self.engine.connect() as conn:
+            others = conn.execute(sa.text(
+                "SELECT table_name, table_collation "
+                "FROM information_schema.tables "
+                "WHERE table_schema = DATABASE() "
+                "AND table_name != 'alembic_version' "  # alembic's own
+                "AND table_collation NOT LIKE 'utf8mb4%'")).all()
+        self.assertEqual([], [tuple(row) for row in others])
+
 
 class TestMigrationsPostgreSQL(_MigrationsMixin,
                                test_fixtures.OpportunisticDBTestMixin,

@@ -17,6 +17,11 @@ revision = '0025'
 down_revision = '0024'
 
 
+# As every table: InnoDB and utf8mb4 on MySQL whatever the server's
+# defaults (a foreign key to leases needs the same character set).
+_TABLE_ARGS = {'mysql_engine': 'InnoDB', 'mysql_charset': 'utf8mb4'}
+
+
 def _timestamps() -> list:
     return [sa.Column('created_at', sa.DateTime),
             sa.Column('updated_at', sa.DateTime)]
@@ -38,7 +43,7 @@ def upgrade() -> None:
         sa.Column('booking', sa.String(16), nullable=False),
         sa.Column('status', sa.String(16), nullable=False),
         sa.Column('booked_until', sa.DateTime, nullable=False),
-        sa.Column('claimed_until', sa.DateTime))
+        sa.Column('claimed_until', sa.DateTime), **_TABLE_ARGS)
     op.create_table(
         'lease_series_occurrences',
         *_timestamps(),
@@ -53,7 +58,8 @@ def upgrade() -> None:
         sa.Column('end_date', sa.DateTime, nullable=False),
         sa.Column('status', sa.String(16), nullable=False),
         sa.UniqueConstraint('series_id', 'start_date',
-                            name='uniq_lease_series_occurrences0date'))
+                            name='uniq_lease_series_occurrences0date'),
+        **_TABLE_ARGS)
     op.create_table(
         'maintenance_windows',
         *_timestamps(),
@@ -71,4 +77,4 @@ def upgrade() -> None:
         sa.Column('project_id', sa.String(255)),
         sa.Column('claimed_until', sa.DateTime),
         sa.Index('ix_maintenance_windows_status_start', 'status',
-                 'start_date'))
+                 'start_date'), **_TABLE_ARGS)
