@@ -148,6 +148,35 @@ def stop_pid(pid: int | None, timeout: float = 60) -> None:
     _reap(pid)
 
 
+# Servers a cluster runs, by their /proc/<pid>/comm.
+SERVERS = frozenset(['beam.smp', 'mariadbd', 'haproxy'])
+
+
+def strays(workdir: str) -> list:
+    """Pids of servers still running from ``workdir`` (their command line
+    or environment names it). A RabbitMQ node restarted after a kill can
+    outlive its wrapper's process group, and so the pid kept for it.
+    Only a path under ``workdir`` counts (``workdir`` + '/')."""
+    mark = workdir.rstrip('/').encode() + b'/'
+    found = []
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/comm' % entry) as f:
+                if f.read().strip() not in SERVERS:
+                    continue
+            with open('/proc/%s/cmdline' % entry, 'rb') as f:
+                cmdline = f.read()
+            with open('/proc/%s/environ' % entry, 'rb') as f:
+                environ = f.read()
+        except OSError:
+            continue
+        if mark in cmdline or mark in environ:
+            found.append(int(entry))
+    return found
+
+
 def _reap(pid: int) -> None:
     try:
         os.waitpid(pid, os.WNOHANG)
@@ -283,6 +312,9 @@ class Cluster:
         leftovers = [p for p, pid in self.pids.items() if alive(pid)]
         if leftovers:
             raise SystemExit('still running: %s' % leftovers)
+        for pid in strays(self.dir):
+            log('stopping stray server pid %d' % pid)
+            stop_pid(pid, timeout=20)
         if keep or not os.path.exists(self.dir):
             return
         shutil.rmtree(self.dir)
