@@ -98,6 +98,28 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds the socket listening on 127.0.0.1
+    ``port`` (Linux /proc). Another file's server may have taken the same
+    free port first (-j): answers from it would be another database's."""
+    inodes = set()
+    with open('/proc/net/tcp') as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == '0A' and int(local.split(':')[1], 16) == port:
+                inodes.add('socket:[%s]' % inode)
+    try:
+        fds = os.listdir('/proc/%d/fd' % pid)
+    except OSError:
+        return False
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            if os.readlink('/proc/%d/fd/%s' % (pid, fd)) in inodes:
+                return True
+    return False
+
+
 def _policy_file(workdir: str) -> str:
     """Every placement rule open to anyone, as OpenPolicyFixture sets."""
     from blazar_ext import policies
@@ -131,6 +153,20 @@ def _config(workdir: str, port: int, settings: dict,
     return path
 
 
+def _wait_listening(proc, port: int, base: str) -> bool:
+    """True once ``proc`` listens on ``port`` and answers; False if it
+    exited first."""
+    for _ in range(300):
+        if proc.poll() is not None:
+            return False
+        if _listens(proc.pid, port):
+            with contextlib.suppress(requests.ConnectionError):
+                requests.get(base + '/', timeout=5)
+                return True
+        time.sleep(0.1)
+    return True
+
+
 @contextlib.contextmanager
 def server(settings: dict, template: str | None,
            connection: str | None = None):
@@ -139,36 +175,39 @@ def server(settings: dict, template: str | None,
     fresh SQLite database; yields the base URL of the placement family
     (the root, or /placement)."""
     workdir = tempfile.mkdtemp(prefix='placement-conformance-')
-    port = _free_port()
     # With neither, the all-in-one migrates the database it makes.
     prepared = bool(template or connection)
     if template:
         shutil.copy(template, os.path.join(workdir, 'db.sqlite'))
-    conf = _config(workdir, port, settings, connection or 'sqlite:///%s'
-                   % os.path.join(workdir, 'db.sqlite'))
     command = ('blazar_ext.cmd.placement_api' if prepared
                else 'blazar_ext.cmd.all_in_one')
-    proc = subprocess.Popen(
-        [sys.executable, '-m', command, '--config-file', conf],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = 'http://127.0.0.1:%d%s' % (port, '' if prepared else
-                                      '/placement')
+    proc = None
     try:
-        for _ in range(300):
-            if proc.poll() is not None:
-                raise RuntimeError('blazar_ext exited; see %s' % workdir)
-            with contextlib.suppress(requests.ConnectionError):
-                requests.get(base + '/', timeout=5)
+        # A port another file's server took between _free_port() and our
+        # bind: ours exits, and starts again on another.
+        for _attempt in range(3):
+            port = _free_port()
+            conf = _config(workdir, port, settings,
+                           connection or 'sqlite:///%s'
+                           % os.path.join(workdir, 'db.sqlite'))
+            proc = subprocess.Popen(
+                [sys.executable, '-m', command, '--config-file', conf],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            base = 'http://127.0.0.1:%d%s' % (port, '' if prepared else
+                                              '/placement')
+            if _wait_listening(proc, port, base):
                 break
-            time.sleep(0.1)
+        else:
+            raise RuntimeError('blazar_ext exited; see %s' % workdir)
         yield base, port, workdir
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
         if prepared:
             shutil.rmtree(workdir, ignore_errors=True)
 
