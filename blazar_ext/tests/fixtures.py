@@ -24,6 +24,7 @@ from blazar_ext.manager import service
 from blazar_ext import policy
 from blazar_ext import rpc
 from blazar_ext.rpc import manager_client
+from blazar_ext.tests import conformance
 
 CONF = conf.CONF
 # tools/ of the source tree: scripts that are not installed.
@@ -129,6 +130,10 @@ class APIFixture(fixtures.Fixture):
     def __init__(self, build=None):
         super().__init__()
         self.build = build or api_app.build
+        # Every answer is checked against its family's OpenAPI document.
+        self.families = (conformance.PLACEMENT_ALONE
+                         if self.build is api_app.build_placement
+                         else conformance.ALL_IN_ONE)
 
     def _setUp(self):
         self.app = self.build(CONF)
@@ -146,7 +151,10 @@ class APIFixture(fixtures.Fixture):
             req.body = raw
         for name, value in (headers or {}).items():
             req.headers[name] = value
-        return Response(req.get_response(self.app))
+        method, path = req.method, req.path_info
+        response = req.get_response(self.app)
+        conformance.assert_conforms(self.families, method, path, response)
+        return Response(response)
 
 
 def user_headers(project: str = 'demo', user: str = 'demo',

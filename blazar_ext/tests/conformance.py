@@ -1,0 +1,71 @@
+"""Response conformance: every response the functional tests produce is
+checked against its family's OpenAPI document (blazar_ext.api.openapi).
+
+The in-process client (fixtures.APIFixture) calls ``assert_conforms``
+after each request, so a handler whose answer drifts from the document
+fails the test that made the request, with the schema's complaint.
+
+A family is checked once its package has an ``openapi`` module with a
+``document()`` function.
+"""
+
+import functools
+import importlib
+
+from oslo_serialization import jsonutils
+
+from blazar_ext.api import openapi
+
+# (path prefix, family package), longest prefix first.
+ALL_IN_ONE = (('/placement', 'blazar_ext.api.placement'),
+              ('/v2', 'blazar_ext.api.metadefs'),
+              ('', 'blazar_ext.api.v1'))
+PLACEMENT_ALONE = (('', 'blazar_ext.api.placement'),)
+
+
+@functools.lru_cache(maxsize=None)
+def _document(package: str) -> dict | None:
+    try:
+        module = importlib.import_module(package + '.openapi')
+    except ImportError:
+        return None
+    return module.document()
+
+
+def _family(families, path: str) -> tuple:
+    for prefix, package in families:
+        if path == prefix or path.startswith(prefix + '/') or not prefix:
+            return prefix, _document(package)
+    return '', None
+
+
+def problems(families, method: str, path: str, status: int,
+             content_type: str, body: bytes) -> list:
+    """Why this response does not match its family's document ([] when
+    it does, or when the family has no document yet)."""
+    prefix, doc = _family(families, path)
+    if doc is None or method == 'HEAD':
+        return []
+    relative = path[len(prefix):] or '/'
+    data = None
+    if body and 'json' in (content_type or ''):
+        try:
+            data = jsonutils.loads(body)
+        except ValueError:
+            return ['%s %s %d: the body is not JSON'
+                    % (method, path, status)]
+    if openapi.find(doc, method, relative) is None and status >= 400:
+        # An unknown path or method: the family's error shape only.
+        return openapi.error_shape_errors(doc, data)
+    return openapi.response_errors(doc, method, relative, status, data)
+
+
+def assert_conforms(families, method: str, path: str, response) -> None:
+    """Fail with the schema's complaints when ``response`` (WebOb) to
+    ``method`` on ``path`` does not match the document."""
+    found = problems(families, method, path,
+                     response.status_int, response.content_type,
+                     response.body)
+    if found:
+        raise AssertionError('The response does not match the OpenAPI '
+                             'document:\n' + '\n'.join(found))
