@@ -114,6 +114,14 @@ class TestMetrics(base.BaseTestCase):
             by_status[lease['status']] = by_status.get(
                 lease['status'], 0) + 1
         self.assertEqual({'ACTIVE': 1, 'PENDING': 1}, by_status)
+        # A worker counts a request when the server closes its body, just
+        # after the client has read it: wait until the last list is
+        # counted, before a worker that may not have counted it stops.
+        services.wait_for(lambda: (value(
+            samples(self.call('GET', '/metrics').text),
+            'blazar_ext_api_requests_total', family='v1', method='GET',
+            route='LeasesController.get_all', status='200') or 0)
+            >= 2 * LISTS_PER_WORKER + 1, 30, 'the last list to be counted')
         # Whichever worker answers, the counts are both workers'.
         for worker in self.workers:
             with services.stopped(worker):
