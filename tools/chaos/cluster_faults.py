@@ -2,8 +2,10 @@
 """The production shape under faults: tools/ha's cluster (three Galera
 nodes behind HAProxy, three RabbitMQ nodes with quorum queues, two
 ``blazar-ext-api --workers 2``, two managers) under a mixed load of
-lease creates, updates and deletes, Placement allocation writes and
-metadefs object writes, while one piece after the other is SIGKILLed and
+lease creates, updates and deletes, Placement allocation writes,
+metadefs object writes and healing (one host at a time taken out of
+service and put back, so the managers move the reservations it held),
+while one piece after the other is SIGKILLed and
 brought back: the Galera node HAProxy writes to, the RabbitMQ node
 leading the managers' queue, a manager, an API.
 
@@ -120,6 +122,44 @@ class Mix:
         self.live = set()  # leases started now: only their end may move
         self.stop = threading.Event()
         self.count = 0
+        self.out_of_service = 0  # hosts taken out and put back
+
+    def healer(self) -> None:
+        """One host at a time out of service for a few seconds, then back:
+        the managers heal the reservations it held, during the faults."""
+        rnd = random.Random(self.seed)
+        while not self.stop.wait(rnd.uniform(2, 4)):
+            status, body = self.load.request('GET', '/v1/os-hosts')
+            if status != 200 or not body.get('hosts'):
+                continue
+            path = '/v1/os-hosts/%s' % rnd.choice(body['hosts'])['id']
+            if self.set_reservable(path, False, attempts=1):
+                self.stop.wait(rnd.uniform(3, 6))
+                self.set_reservable(path, True)
+                self.out_of_service += 1
+
+    def set_reservable(self, path: str, reservable: bool,
+                       attempts: int = 60) -> bool:
+        """PUT reservable on a host; a fault's 5xx is tried again."""
+        body = {'reservable': reservable}
+        if not reservable:
+            body['reservable_reason'] = 'chaos'
+        for _ in range(attempts):
+            status, _ = self.load.request('PUT', path, body)
+            if status == 200:
+                return True
+            time.sleep(1)
+        return False
+
+    def restore(self) -> list:
+        """Every host back in service; the hosts that would not come
+        back (lost: an operator's change not applied)."""
+        status, body = self.load.request('GET', '/v1/os-hosts')
+        assert status == 200, status
+        return ['host %s stays out of service' % host['id']
+                for host in body['hosts']
+                if not self.set_reservable('/v1/os-hosts/%s' % host['id'],
+                                           True)]
 
     def worker(self, n: int) -> None:
         rnd = random.Random(self.seed * 1000 + n)
@@ -385,6 +425,7 @@ def exercise(cluster: ha.Cluster, args, up_seconds: float) -> int:
     mix = Mix(load, providers, args.hosts, args.seed)
     threads = [threading.Thread(target=mix.worker, args=(n,), daemon=True)
                for n in range(args.threads)]
+    threads.append(threading.Thread(target=mix.healer, daemon=True))
     started = time.monotonic()
     for thread in threads:
         thread.start()
@@ -414,6 +455,7 @@ def exercise(cluster: ha.Cluster, args, up_seconds: float) -> int:
             in zip(windows, starts, ends)]
     duration = time.monotonic() - started
     view = View(cluster.database_url())
+    not_back = mix.restore()
     wait_events(view, args.drain)
     time.sleep(3)
     accounting = lease_accounting(view, load)
@@ -424,7 +466,7 @@ def exercise(cluster: ha.Cluster, args, up_seconds: float) -> int:
             chaoslib.half_made_leases(view) +
             accounting[0] +
             check_events(view, cluster) + check_placement(view, load, mix) +
-            check_objects(view, mix) + check_galera(cluster))
+            check_objects(view, mix) + check_galera(cluster) + not_back)
     table = ['%-16s %-10s %8s %7s %7s %10s %8s  %s' % (
         'fault', 'piece', 'requests', 'errors', 'rate', 'recovery',
         'back in', 'errors by family')]
@@ -448,6 +490,11 @@ def exercise(cluster: ha.Cluster, args, up_seconds: float) -> int:
             chaoslib.lease_statuses(view), events),
          'placement consumers tracked: %d; metadefs objects tracked: %d'
          % (len(mix.allocations.states), len(mix.objects.states)),
+         'healing: %d hosts taken out of service and back; %d '
+         'reservation.healed events' % (
+             mix.out_of_service, view.query(
+                 "SELECT COUNT(*) FROM outbox WHERE event_type = "
+                 "'reservation.healed'")[0][0]),
          'lease creates answered 5xx or not at all: %d, of which made '
          'anyway: %d' % (
              len(load.unknown_names), accounting[1]),
