@@ -43,6 +43,7 @@ A type also owns its resources' whole lifecycle, so nothing outside
 """
 
 import abc
+from collections.abc import Callable
 import datetime
 from typing import Any
 
@@ -73,6 +74,24 @@ class Spec(dict):
     def copy_with(self, **fields) -> 'Spec':
         """A copy with ``fields`` set, keeping the parsed form."""
         return Spec(self, parsed=self.parsed, **fields)
+
+
+def keep_then_add(current: list, candidates: Callable, spec: dict,
+                  require: Callable) -> tuple:
+    """(kept, added) for a changed reservation that holds ``current``:
+    those of ``current`` that still fit, then, when fewer than ``min``
+    do, others up to ``max``.
+
+    ``candidates(limit, among=None, exclude=None)`` gives the ids of up to
+    ``limit`` free matching resources, among or apart from the ids given;
+    ``require(found, spec)`` raises when ``found`` is below ``min``.
+    """
+    kept = candidates(spec['max'], among=current) if current else []
+    added = []
+    if len(kept) < spec['min']:
+        added = candidates(spec['max'] - len(kept), exclude=current)
+        require(len(kept) + len(added), spec)
+    return kept, added
 
 
 class ResourcePlugin(metaclass=abc.ABCMeta):

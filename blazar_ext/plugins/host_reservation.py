@@ -260,19 +260,14 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
         host_filter = self._filter(session, spec)
         current = allocation_api.host_allocations_of(session,
                                                      reservation_id)
-        kept = []
-        if current:
-            kept = allocation_api.host_candidates(
-                session, host_filter, low, high, spec['max'],
-                exclude_reservation_id=reservation_id, among=current,
-                lock=lock)
-        added = []
-        if len(kept) < spec['min']:
-            added = allocation_api.host_candidates(
-                session, host_filter, low, high, spec['max'] - len(kept),
-                exclude_reservation_id=reservation_id, exclude_hosts=current,
-                lock=lock)
-            self._require(len(kept) + len(added), spec)
+
+        def candidates(limit, among=None, exclude=None):
+            return allocation_api.host_candidates(
+                session, host_filter, low, high, limit,
+                exclude_reservation_id=reservation_id, among=among,
+                exclude_hosts=exclude, lock=lock)
+        kept, added = base.keep_then_add(current, candidates, spec,
+                                         self._require)
         return current, kept, added
 
     @staticmethod

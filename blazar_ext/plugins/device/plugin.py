@@ -154,19 +154,14 @@ class DevicePlugin(base.DetailTableMixin, base.ResourcePlugin):
         """(current, kept, added) device ids for a changed reservation."""
         device_filter = self._filter(session, spec)
         current = device_api.allocations_of(session, reservation_id)
-        kept = []
-        if current:
-            kept = device_api.candidates(
-                session, device_filter, start, end, spec['max'],
-                exclude_reservation_id=reservation_id, among=current,
-                lock=lock)
-        added = []
-        if len(kept) < spec['min']:
-            added = device_api.candidates(
-                session, device_filter, start, end, spec['max'] - len(kept),
-                exclude_reservation_id=reservation_id, exclude=current,
-                lock=lock)
-            self._require(len(kept) + len(added), spec)
+
+        def candidates(limit, among=None, exclude=None):
+            return device_api.candidates(
+                session, device_filter, start, end, limit,
+                exclude_reservation_id=reservation_id, among=among,
+                exclude=exclude, lock=lock)
+        kept, added = base.keep_then_add(current, candidates, spec,
+                                         self._require)
         return current, kept, added
 
     def load_resources(self, context, resource_ids: list) -> list:
