@@ -16,15 +16,19 @@ from oslo_serialization import jsonutils
 
 from blazar_ext.api import openapi
 
-# (path prefix, family package), longest prefix first.
+# (path prefix, family package), longest prefix first; None: a document
+# of versions outside the families (Glance's /versions), not checked.
 ALL_IN_ONE = (('/placement', 'blazar_ext.api.placement'),
               ('/v2', 'blazar_ext.api.metadefs'),
+              ('/versions', None),
               ('', 'blazar_ext.api.v1'))
 PLACEMENT_ALONE = (('', 'blazar_ext.api.placement'),)
 
 
 @functools.lru_cache(maxsize=None)
-def _document(package: str) -> dict | None:
+def _document(package: str | None) -> dict | None:
+    if package is None:
+        return None
     try:
         module = importlib.import_module(package + '.openapi')
     except ImportError:

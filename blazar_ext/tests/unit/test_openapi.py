@@ -1,6 +1,7 @@
 """The OpenAPI builder: documents, coverage and response checks."""
 
 from openapi_spec_validator import validate
+from openapi_spec_validator.validation import exceptions as spec_errors
 import testtools
 
 from blazar_ext.api import openapi
@@ -97,4 +98,11 @@ class TestResponseErrors(testtools.TestCase):
 class TestValidity(testtools.TestCase):
 
     def test_document_is_valid_openapi(self):
-        validate(_doc())
+        self.assertIsNone(validate(_doc()))
+        # The validator does refuse a broken one: a response without
+        # its description.
+        broken = _doc()
+        del broken['paths']['/things']['post']['responses']['201'][
+            'description']
+        self.assertRaises(spec_errors.OpenAPIValidationError, validate,
+                          broken)
