@@ -10,6 +10,7 @@ fields appear from which version. Served at ``GET /placement/openapi.json``
 """
 
 import copy
+import dataclasses
 import functools
 
 from blazar_ext.api import openapi
@@ -119,6 +120,10 @@ ERROR = _object({'errors': {'type': 'array', 'minItems': 1, 'items': {
                    'min_version': _STRING, 'max_version': _STRING},
     'required': ['status', 'title', 'detail'],
     'additionalProperties': False}}})
+# Authentication's own answers (keystonemiddleware's shape, and the same
+# from noauth): before the request reaches the family.
+AUTH_ERROR = _object({'error': _object({'code': _INT, 'title': _STRING,
+                                        'message': _STRING})})
 
 
 def _newest(versions: dict) -> dict:
@@ -212,9 +217,9 @@ def _provider_parts() -> dict:
         ('PUT', rp + '/aggregates'): openapi.Operation(
             'Set a provider\'s aggregates.', {200: AGGREGATES},
             request=_any_of(aggregate.PUT, aggregate.PUT_1_19),
-            notes=_SINCE % '1.1' + ' The body is a list of aggregate '
-                  'uuids before 1.19, an object with the provider '
-                  'generation from 1.19. ' + _GEN_NOTES),
+            notes=(_SINCE % '1.1' + ' The body is a list of aggregate '
+                   'uuids before 1.19, an object with the provider '
+                   'generation from 1.19. ' + _GEN_NOTES)),
         ('GET', rp + '/allocations'): openapi.Operation(
             'The allocations against a provider.',
             {200: PROVIDER_ALLOCATIONS}),
@@ -253,14 +258,14 @@ def _classes_and_traits() -> dict:
             notes=_SINCE % '1.2'),
         ('GET', '/traits'): openapi.Operation(
             'List traits.', {200: TRAITS}, query=query.TRAITS_QUERY['1.6'],
-            notes=_SINCE % '1.6' + ' name is in:A,B or startswith:PREFIX; '
-                  'associated is true or false.'),
+            notes=(_SINCE % '1.6' + ' name is in:A,B or startswith:PREFIX; '
+                   'associated is true or false.')),
         ('GET', '/traits/{name}'): openapi.Operation(
             'Whether a trait exists.', {204: None}, notes=_SINCE % '1.6'),
         ('PUT', '/traits/{name}'): openapi.Operation(
             'Create a custom trait.', {201: None, 204: None},
-            notes=_SINCE % '1.6' + ' 201 when created, 204 when it '
-                  'existed.'),
+            notes=(_SINCE % '1.6' + ' 201 when created, 204 when it '
+                   'existed.')),
         ('DELETE', '/traits/{name}'): openapi.Operation(
             'Delete a custom trait.', {204: None}, notes=_SINCE % '1.6'),
     }
@@ -272,9 +277,9 @@ def _allocations() -> dict:
             'Set the allocations of several consumers.', {204: None},
             request=_any_of(*[allocation.post_many(body) for body in
                               _PUT_ALLOCATIONS[2:]]),
-            notes=_SINCE % '1.13' + ' Each consumer\'s entry is the PUT '
-                  '/allocations/{consumer_uuid} body of the version (empty '
-                  'allocations remove them). ' + _PUT_ALLOCATIONS_NOTES),
+            notes=(_SINCE % '1.13' + ' Each consumer\'s entry is the PUT '
+                   '/allocations/{consumer_uuid} body of the version (empty '
+                   'allocations remove them). ' + _PUT_ALLOCATIONS_NOTES)),
         ('GET', '/allocations/{consumer_uuid}'): openapi.Operation(
             'A consumer\'s allocations.', {200: CONSUMER_ALLOCATIONS},
             notes='When the consumer has allocations: project_id and '
@@ -291,9 +296,9 @@ def _allocations() -> dict:
             {204: None},
             request=_any_of(*[reshaper.post(body) for body in
                               _PUT_ALLOCATIONS[3:]]),
-            notes=_SINCE % '1.30' + ' Allocations as POST /allocations of '
-                  'the version (1.28 shape; mappings from 1.34, '
-                  'consumer_type from 1.38).'),
+            notes=(_SINCE % '1.30' + ' Allocations as POST /allocations of '
+                   'the version (1.28 shape; mappings from 1.34, '
+                   'consumer_type from 1.38).')),
     }
 
 
@@ -302,23 +307,23 @@ def _queries() -> dict:
         ('GET', '/usages'): openapi.Operation(
             'A project\'s (and user\'s) usages.', {200: USAGES},
             query=_newest(query.USAGES_QUERY),
-            notes=_SINCE % '1.9' + ' Before 1.38 usages are {class: '
-                  'amount}; from 1.38 {consumer type: {consumer_count, '
-                  'class: amount}} and consumer_type may filter.'),
+            notes=(_SINCE % '1.9' + ' Before 1.38 usages are {class: '
+                   'amount}; from 1.38 {consumer type: {consumer_count, '
+                   'class: amount}} and consumer_type may filter.')),
         ('GET', '/allocation_candidates'): openapi.Operation(
             'Allocation candidates for request groups.',
             {200: ALLOCATION_CANDIDATES},
             query=_newest(query.ALLOCATION_CANDIDATES_QUERY),
-            notes=_SINCE % '1.10' + ' Query: limit from 1.16, required '
-                  'from 1.17, member_of from 1.21, numbered groups '
-                  '(resourcesN, requiredN, member_ofN) and group_policy '
-                  'from 1.25, in_tree from 1.31, word suffixes from 1.33, '
-                  'root_required from 1.35, same_subtree from 1.36. '
-                  'Answer: allocations are a list before 1.12, a dict '
-                  'from 1.12; mappings from 1.34. Provider summaries: '
-                  'only the requested classes before 1.27, every class '
-                  'from 1.27; traits from 1.17; parent_provider_uuid and '
-                  'root_provider_uuid from 1.29.'),
+            notes=(_SINCE % '1.10' + ' Query: limit from 1.16, required '
+                   'from 1.17, member_of from 1.21, numbered groups '
+                   '(resourcesN, requiredN, member_ofN) and group_policy '
+                   'from 1.25, in_tree from 1.31, word suffixes from 1.33, '
+                   'root_required from 1.35, same_subtree from 1.36. '
+                   'Answer: allocations are a list before 1.12, a dict '
+                   'from 1.12; mappings from 1.34. Provider summaries: '
+                   'only the requested classes before 1.27, every class '
+                   'from 1.27; traits from 1.17; parent_provider_uuid and '
+                   'root_provider_uuid from 1.29.')),
     }
 
 
@@ -335,9 +340,17 @@ def _root() -> dict:
     }
 
 
-OPERATIONS = {**_root(), **_providers(), **_inventories(),
-              **_provider_parts(), **_classes_and_traits(),
-              **_allocations(), **_queries()}
+def _authenticated(operations: dict) -> dict:
+    """Every operation but the public ones may answer authentication's
+    401 (a missing or refused token)."""
+    return {key: operation if operation.public else dataclasses.replace(
+        operation, responses={**operation.responses, 401: AUTH_ERROR})
+        for key, operation in operations.items()}
+
+
+OPERATIONS = _authenticated({
+    **_root(), **_providers(), **_inventories(), **_provider_parts(),
+    **_classes_and_traits(), **_allocations(), **_queries()})
 
 
 def _request_groups(doc: dict) -> None:
@@ -367,6 +380,12 @@ def document() -> dict:
                     'code from 1.23.'
                     % (microversion.MIN_VERSION + microversion.MAX_VERSION))
     _request_groups(doc)
+    for item in doc['paths'].values():
+        for operation in item.values():
+            if '401' in operation['responses']:
+                operation['responses']['401']['description'] = (
+                    'No token, or one refused: authentication\'s error '
+                    'shape, not the family\'s.')
     # From 1.7 the PUT takes no body (create-or-check the path's name).
     doc['paths']['/resource_classes/{name}']['put']['requestBody'][
         'required'] = False
