@@ -61,8 +61,9 @@ def problems(families, method: str, path: str, status: int,
                     % (method, path, status)]
     if openapi.find(doc, method, relative) is None and status >= 400:
         # An unknown path or method: the family's error shape only.
-        return openapi.error_shape_errors(doc, data)
-    return openapi.response_errors(doc, method, relative, status, data)
+        return openapi.error_shape_errors(doc, data, content_type or '')
+    return openapi.response_errors(doc, method, relative, status, data,
+                                   content_type or '')
 
 
 def assert_conforms(families, method: str, path: str, response) -> None:

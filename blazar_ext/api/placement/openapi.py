@@ -380,6 +380,10 @@ def document() -> dict:
                     'code from 1.23.'
                     % (microversion.MIN_VERSION + microversion.MAX_VERSION))
     _request_groups(doc)
+    # As Placement (webob), an error is a small HTML page to a client
+    # whose Accept prefers text/html to JSON.
+    doc['components']['responses']['Error']['content']['text/html'] = {
+        'schema': {'type': 'string'}}
     for item in doc['paths'].values():
         for operation in item.values():
             if '401' in operation['responses']:

@@ -85,6 +85,15 @@ class TestServed(base.DBTestCase):
                            token=None)
         self.assertEqual(401, resp.status, resp.text)
 
+    def test_html_errors_are_in_the_document(self):
+        # As Placement, an error is HTML to a client preferring it; the
+        # document lists text/html for errors, and the check holds it.
+        api = self.useFixture(blazar_fixtures.APIFixture())
+        resp = api.request('DELETE', '/placement/resource_providers/%s'
+                           % ('1' * 32), headers={'Accept': 'text/html'})
+        self.assertEqual(404, resp.status, resp.text)
+        self.assertIn('text/html', resp.headers['Content-Type'])
+
 
 class TestConformanceMiddleware(base.TestCase):
     """The WSGI wrapper the gabbi tests run behind."""
