@@ -239,7 +239,26 @@ def document() -> dict:
     doc = openapi.document('Blazar-ext metadata definitions (Glance '
                            'metadefs compatible)', versions.VERSION, '/v2',
                            OPERATIONS, ERROR, _DESCRIPTION)
+    _add_parameters(doc)
     return _components_definitions(doc)
+
+
+_APPEND = {'name': 'X-Openstack-Append', 'in': 'header', 'required': False,
+           'description': 'true: add the tags to the namespace\'s instead '
+                          'of replacing them.',
+           'schema': {'type': 'string', 'default': 'false'}}
+
+
+def _add_parameters(doc: dict) -> None:
+    """What the shared builder cannot say: the tags' append header, and
+    the tag name a path creates, checked as a body's would be."""
+    tags = doc['paths'][_TAGS]
+    for method in ('post', 'put'):
+        tags[method]['parameters'].append(dict(_APPEND))
+    for parameter in doc['paths'][_TAGS + '/{name}']['post']['parameters']:
+        if parameter['name'] == 'name':
+            parameter['schema'] = copy.deepcopy(
+                schemas.TAG['properties']['name'])
 
 
 _DEFINITIONS_REF = '#/definitions/'

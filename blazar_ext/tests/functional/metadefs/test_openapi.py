@@ -85,6 +85,17 @@ class TestDocument(testtools.TestCase):
             with open(module.__file__, encoding='utf-8') as f:
                 self.assertIn('schemas.' + name, f.read(), module.__name__)
 
+    def test_tag_name_in_a_path_and_the_append_header(self):
+        paths = metadefs_openapi.document()['paths']
+        made = {p['name']: p for p in
+                paths[NS + '/tags/{name}']['post']['parameters']}
+        self.assertEqual(schemas.TAG['properties']['name'],
+                         made['name']['schema'])
+        for method in ('post', 'put'):
+            self.assertIn('X-Openstack-Append', [
+                p['name'] for p in paths[NS + '/tags'][method]['parameters']
+                if p['in'] == 'header'])
+
     def test_catalog_definitions_are_components(self):
         doc = metadefs_openapi.document()
         text = json.dumps(doc)
