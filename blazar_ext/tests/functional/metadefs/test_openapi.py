@@ -20,7 +20,6 @@ from blazar_ext.api import openapi
 from blazar_ext.api import routing
 from blazar_ext.tests import base
 from blazar_ext.tests import conformance
-from blazar_ext.tests.functional.metadefs import gabbi_fixtures
 
 NS = '/metadefs/namespaces/{namespace}'
 
@@ -161,11 +160,12 @@ def _answering(status: int, body) -> callable:
 
 
 class TestGabbiConformance(testtools.TestCase):
-    """gabbi_fixtures.conforming: the gabbi files' responses are checked."""
+    """conformance.ConformanceMiddleware, around the gabbi files' app:
+    their responses are checked."""
 
     def _get(self, app, path: str) -> webob.Response:
         return webob.Request.blank(path).get_response(
-            gabbi_fixtures.conforming(app))
+            conformance.ConformanceMiddleware(app, conformance.ALL_IN_ONE))
 
     def test_a_conforming_response_passes(self):
         resp = self._get(_answering(200, {'tags': []}),
