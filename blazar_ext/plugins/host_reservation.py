@@ -213,12 +213,22 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
         """Hold between min and max free matching hosts: one query."""
         low, high = self._window(start, end)
         hosts = allocation_api.host_candidates(
-            session, self._filter(session, spec), low, high,
+            session, self._spec_filter(session, spec), low, high,
             spec['max'])
         self._require(len(hosts), spec)
         allocation_api.allocate_hosts(session, reservation_id, hosts,
                                       start, end)
         return hosts
+
+    def _spec_filter(self, session, spec: base.Spec):
+        """The spec's host filter, compiled once per transaction: a lease
+        series allocates one spec for each of its occurrences."""
+        filters = session.info.setdefault('spec_host_filters', {})
+        # The spec is kept with its filter, so its id is not reused.
+        found = filters.get(id(spec))
+        if found is None or found[0] is not spec:
+            found = filters[id(spec)] = (spec, self._filter(session, spec))
+        return found[1]
 
     def reallocate(self, context, session, reservation_id: str,
                    spec: base.Spec, start: datetime.datetime,

@@ -8,6 +8,7 @@ import datetime
 import threading
 import zoneinfo
 
+from oslo_messaging.notify import _impl_test
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
@@ -251,6 +252,29 @@ class TestLeaseSeries(base.LeaseTestCase):
         occurrences = self.show_series(lease['series_id'])['occurrences']
         self.assertEqual(6, len(occurrences))
         self.assertEqual(7 - 1, self.count(lease_models.Lease))
+
+    def test_each_occurrence_notified_created(self):
+        self.conf.set_override('driver', ['test'],
+                               group='oslo_messaging_notifications')
+        _impl_test.reset()
+        self.addCleanup(_impl_test.reset)
+        notifications = _impl_test.NOTIFICATIONS
+        self.add_host('h1')
+        first = _local(60)
+        lease = self.series('FREQ=DAILY;COUNT=3', first,
+                            first + datetime.timedelta(hours=1))
+        occurrences = self.show_series(lease['series_id'])['occurrences']
+        created = [n[1]['payload'] for n in notifications
+                   if n[1]['event_type'] == 'lease.create']
+        self.assertEqual([o['lease_id'] for o in occurrences],
+                         [p['id'] for p in created])
+        for payload, occurrence in zip(created, occurrences):
+            self.assertEqual(occurrence['start_date'][:16],
+                             payload['start_date'][:16])
+            [reservation] = payload['reservations']
+            self.assertEqual('physical:host', reservation['resource_type'])
+            self.assertEqual(1, reservation['min'])
+            self.assertEqual(3, len(payload['events']))
 
     def test_bad_input_is_400_naming_the_field(self):
         self.add_host('h1')
