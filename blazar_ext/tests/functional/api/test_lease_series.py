@@ -303,6 +303,63 @@ class TestLeaseSeries(base.LeaseTestCase):
         self.assertEqual(0, self.count(lease_models.Lease))
         self.assertEqual(0, self.count(series_models.LeaseSeries))
 
+    def test_more_bad_input_is_400_naming_the_field(self):
+        self.add_host('h1')
+        first = _local(60)
+        end = first + datetime.timedelta(hours=1)
+        for field, extra in (
+                ('recurrence', {'recurrence': 5}),
+                ('recurrence', {'recurrence': 'FREQ=WEEKLY;COUNT=0'}),
+                ('recurrence', {'recurrence': 'FREQ=WEEKLY;INTERVAL=0;'
+                                              'COUNT=2'}),
+                ('recurrence', {'recurrence': 'FREQ=WEEKLY;BYDAY=XX;'
+                                              'COUNT=2'}),
+                ('recurrence', {'recurrence': 'FREQ=WEEKLY;UNTIL=soon'}),
+                ('recurrence', {'recurrence': 'FREQ=MONTHLY;'
+                                              'BYMONTHDAY=40;COUNT=2'}),
+                ('recurrence', {'recurrence': 'FREQ=DAILY;COUNT=2;'
+                                              'COUNT=3'}),
+                ('recurrence', {'recurrence': 'FREQ=DAILY;'
+                                              'UNTIL=20991231T000000Z'}),
+                ('timezone', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                              'timezone': 5}),
+                ('timezone', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                              'timezone': ''}),
+                ('timezone', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                              'timezone': '../../etc/passwd'}),
+                ('booking', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                             'booking': 5}),
+                ('start_date', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                                'start_date': _local(-120).strftime(FMT)})):
+            body = {'name': 'lab', 'start_date': first.strftime(FMT),
+                    'end_date': end.strftime(FMT),
+                    'reservations': [base.host_reservation()]}
+            body.update(extra)
+            resp = self.request('POST', '/v1/leases', body)
+            self.assertEqual(400, resp.status, (extra, resp.text))
+            self.assertIn(field, resp.json()['error_message'], extra)
+        self.assertEqual(0, self.count(lease_models.Lease))
+        self.assertEqual(0, self.count(series_models.LeaseSeries))
+        lease = self.series('FREQ=DAILY;COUNT=2', first, end)
+        path = '/v1/lease-series/%s' % lease['series_id']
+        for method, suffix, field, body in (
+                ('PATCH', '', 'name', {'name': 5}),
+                ('PATCH', '', 'reservations', {'reservations': 'x'}),
+                ('PATCH', '', 'recurrence', {'recurrence': 'FREQ=DAILY;'
+                                                           'COUNT=3'}),
+                ('PATCH', '', 'min', {'reservations': [{'min': 'a'}]}),
+                ('POST', '/skip', 'date', {'date': 'tomorrow'}),
+                ('POST', '/skip', 'date', {}),
+                ('POST', '/skip', 'date', {'date': '2000-01-01'})):
+            resp = self.request(method, path + suffix, body)
+            self.assertEqual(400, resp.status, (body, resp.text))
+            self.assertIn(field, resp.json()['error_message'], body)
+        self.assertEqual(2, self.count(lease_models.Lease))
+        self.assertEqual(2, self.count(series_models.SeriesOccurrence))
+        self.assertEqual(['PENDING', 'PENDING'], [
+            o['status'] for o in self.show_series(lease['series_id'])[
+                'occurrences']])
+
     def test_enforcement_sees_each_occurrence_and_the_series(self):
         self.add_host('h1')
         chain = _Recording()
