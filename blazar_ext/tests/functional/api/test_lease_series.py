@@ -276,6 +276,25 @@ class TestLeaseSeries(base.LeaseTestCase):
             self.assertEqual(1, reservation['min'])
             self.assertEqual(3, len(payload['events']))
 
+    def test_occurrences_keep_their_host_where_it_is_free(self):
+        for name in ('h1', 'h2', 'h3'):
+            self.add_host(name)
+        first = _local(60)
+        # A one-off lease takes the first host on the second day.
+        other = self.create(name='other', start=(
+            first + datetime.timedelta(days=1)).strftime(FMT),
+            end=(first + datetime.timedelta(days=1, hours=1)).strftime(FMT))
+        [taken] = self.allocated_hosts(other['id'])
+        lease = self.series('FREQ=DAILY;COUNT=4', first,
+                            first + datetime.timedelta(hours=1))
+        hosts = [self.allocated_hosts(o['lease_id']) for o in
+                 self.show_series(lease['series_id'])['occurrences']]
+        # The first host where free; on the second day another, kept for
+        # the days after rather than going back to the first.
+        self.assertEqual([taken], hosts[0])
+        self.assertNotEqual([taken], hosts[1])
+        self.assertEqual([hosts[1]] * 2, hosts[2:])
+
     def test_bad_input_is_400_naming_the_field(self):
         self.add_host('h1')
         first = _local(60)
