@@ -152,9 +152,12 @@ class MaintenanceManager:
         the transaction that moved them (the outbox)."""
         lease_ids = sorted({m['lease_id'] for m in
                             result['moved'] + result['unmovable']})
-        for lease_id in lease_ids:
+        # The leases read together: a window may move a thousand.
+        for lease in self.leases.plugins.add_details(
+                session, lease_api.leases_read(session, lease_ids)):
+            lease_id = lease['id']
             self.leases.record(
-                session, NOTIFICATION, self.leases._read(session, lease_id),
+                session, NOTIFICATION, lease,
                 maintenance=result['maintenance'],
                 moved=[m for m in result['moved']
                        if m['lease_id'] == lease_id],

@@ -219,9 +219,9 @@ class SeriesManager:
             series_api.series_set(session, series['id'],
                                   {'booked_until': until})
             # Each occurrence's lease.created, in this transaction.
-            for lease_id in booked:
-                self.leases.record(session, 'lease.created',
-                                   self.leases._read(session, lease_id))
+            for lease in self.leases.plugins.add_details(
+                    session, lease_api.leases_read(session, booked)):
+                self.leases.record(session, 'lease.created', lease)
             return booked, skipped
 
     def _book_one(self, context, session, values: dict,
@@ -236,10 +236,10 @@ class SeriesManager:
                     self.leases._plugin(spec['resource_type']).allocate(
                         context, session, reservation_id, spec,
                         values['start_date'], values['end_date'])
-                lease_api.set_events(session, values['id'],
-                                     self.leases._events(
-                                         values['start_date'],
-                                         values['end_date']))
+                lease_api.events_insert(session, values['id'],
+                                        self.leases._events(
+                                            values['start_date'],
+                                            values['end_date']))
             return True
         except exceptions.NotEnoughResources:
             return False

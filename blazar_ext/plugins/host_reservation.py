@@ -212,13 +212,35 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
                  end: datetime.datetime) -> list:
         """Hold between min and max free matching hosts: one query."""
         low, high = self._window(start, end)
-        hosts = allocation_api.host_candidates(
-            session, self._filter(session, spec), low, high,
-            spec['max'])
+        seen = self._seen(session, spec)
+        hosts = []
+        if len(seen['hosts']) == spec['max']:
+            # The hosts the spec got last, if free again: a primary key
+            # lookup rather than a search of every host.
+            hosts = allocation_api.host_candidates(
+                session, seen['filter'], low, high, spec['max'],
+                among=seen['hosts'])
+        if len(hosts) < spec['max']:
+            hosts = allocation_api.host_candidates(
+                session, seen['filter'], low, high, spec['max'])
         self._require(len(hosts), spec)
         allocation_api.allocate_hosts(session, reservation_id, hosts,
                                       start, end)
+        seen['hosts'] = hosts
         return hosts
+
+    def _seen(self, session, spec: base.Spec) -> dict:
+        """{'spec', 'filter', 'hosts'}: the spec's host filter, compiled
+        once per transaction, and the hosts it got last. A lease series
+        allocates one spec for each of its occurrences, and keeps the same
+        hosts where they are free."""
+        seen = session.info.setdefault('spec_hosts', {})
+        # The spec is kept in its entry, so its id is not reused.
+        found = seen.get(id(spec))
+        if found is None or found['spec'] is not spec:
+            found = seen[id(spec)] = {'spec': spec, 'hosts': [],
+                                      'filter': self._filter(session, spec)}
+        return found
 
     def reallocate(self, context, session, reservation_id: str,
                    spec: base.Spec, start: datetime.datetime,

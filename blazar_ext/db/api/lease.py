@@ -185,12 +185,40 @@ def lease_read(session, lease_id: str, lock: bool = False) -> dict:
     return _to_dicts(session, [_get_model(session, lease_id, lock=lock)])[0]
 
 
+_LEASES_BY_IDS = sa.select(_LEASES).where(
+    _LEASES.c.id.in_(sa.bindparam('ids', expanding=True)))
+
+
+def leases_read(session, lease_ids: list) -> list:
+    """The leases ``lease_ids`` with reservations and events, in that
+    order, in three queries (a lease series' occurrences)."""
+    rows = {}
+    for start in range(0, len(lease_ids), _IDS_AT_MOST):
+        for row in _rows(session, _LEASES_BY_IDS,
+                         {'ids': lease_ids[start:start + _IDS_AT_MOST]}):
+            rows[row['id']] = row
+    leases = [rows[lease_id] for lease_id in lease_ids]
+    # Reservations and events selected by id, _IDS_AT_MOST at a time.
+    return [lease for start in range(0, len(leases), _IDS_AT_MOST)
+            for lease in _to_dicts(session,
+                                   leases[start:start + _IDS_AT_MOST])]
+
+
 def lease_set(session, lease_id: str, values: dict) -> None:
     """Change lease columns (the lease was read with lock=True)."""
     if values:
         session.execute(sa.update(models.Lease).where(
             models.Lease.id == lease_id).values(**values)
             .execution_options(synchronize_session=False))
+
+
+def events_insert(session, lease_id: str, events: list) -> None:
+    """The UNDONE events of a lease just inserted, in one statement (no
+    row to lock or replace yet, unlike set_events)."""
+    if events:
+        session.execute(sa.insert(models.Event), [
+            dict(event, lease_id=lease_id, status=states.Event.UNDONE)
+            for event in events])
 
 
 def set_events(session, lease_id: str, events: list,

@@ -484,3 +484,94 @@ class TestCalendarUnderKeystone(testtools.TestCase):
         self.assertEqual(sorted([['alices-lease', mine['id']],
                                  ['reserved', '']]), sorted(bars))
         self.assertNotIn('operators-lease', self.driver.page_source)
+
+
+class TestCalendarSeries(CalendarBrowserTestCase):
+    """series.js: a lease series listed once with its occurrences, its
+    bars marked as one, and a maintenance window's hold marked."""
+
+    def setUp(self):
+        super().setUp()
+        self.add_host('node-1')
+        node_2 = self.add_host('node-2')
+        self.series = self.call('POST', '/v1/leases', {
+            'name': 'lab', 'start_date': self.at(2), 'end_date': self.at(4),
+            'recurrence': 'FREQ=DAILY;COUNT=3',
+            'reservations': [{'resource_type': 'physical:host',
+                              'min': 1, 'max': 1,
+                              'hypervisor_properties': '',
+                              'resource_properties': ''}]},
+            expected=201).json()['lease']
+        self.other = self.lease('one-off', 6, 8)
+        self.window = self.call(
+            'POST', '/v1/os-hosts/%s/maintenance' % node_2['id'],
+            {'start_date': self.at(30), 'end_date': self.at(34),
+             'reason': 'new disks'}, expected=201).json()['maintenance']
+
+    def marked(self, css: str) -> list:
+        return self.driver.execute_script(
+            'return Array.from(document.querySelectorAll('
+            '"#bars rect.bar" + arguments[0])).map(b => [b.dataset.lease, '
+            'b.dataset.series || null]);', css)
+
+    def test_series_listed_once_with_its_occurrences(self):
+        self.open_page('admin')
+        browser.wait_until(self.driver,
+                           'document.documentElement.dataset.series === "1"')
+        browser.settle(self.driver)
+        occurrences = self.call('GET', '/v1/lease-series/%s'
+                                % self.series['series_id']).json()[
+            'lease_series']['occurrences']
+        items = self.driver.execute_script(
+            'return Array.from(document.querySelectorAll('
+            '"#series-list li.series")).map(li => [li.dataset.series, '
+            'li.querySelector(".series-name").textContent, '
+            'Array.from(li.querySelectorAll(".occurrences li"))'
+            '.map(o => o.dataset.lease)]);')
+        self.assertEqual([[self.series['series_id'], 'lab',
+                           [o['lease_id'] for o in occurrences]]], items)
+        self.assertIn('FREQ=DAILY;COUNT=3', self.text('series-panel'))
+        # Three bars, one series; the one-off lease is not in it.
+        self.assertEqual(sorted([o['lease_id'], self.series['series_id']]
+                                for o in occurrences),
+                         sorted(self.marked('.in-series')))
+        self.assertEqual([], self.marked('.series-chosen'))
+        self.click('#series-list .series-name')
+        browser.wait_until(self.driver, 'document.querySelectorAll('
+                           '"#bars rect.series-chosen").length === 3')
+        bar = self.driver.find_element(
+            'css selector', 'rect.bar[data-lease="%s"]' % occurrences[1][
+                'lease_id'])
+        webdriver.ActionChains(self.driver).move_to_element(bar).perform()
+        browser.wait_until(self.driver,
+                           '!document.getElementById("tooltip").hidden')
+        self.assertIn('series lab: occurrence 2 of 3 (FREQ=DAILY;COUNT=3, '
+                      'UTC)', self.driver.find_element(
+                          'id', 'tooltip').get_attribute('textContent'))
+        # Scrolling redraws the bars: they stay marked.
+        browser.settle(self.driver, lambda: self.driver.execute_script(
+            'document.getElementById("scroller").scrollLeft += 40;'))
+        self.assertEqual(3, len(self.marked('.series-chosen')))
+
+    def test_maintenance_hold_is_marked(self):
+        self.open_page('admin')
+        browser.wait_until(self.driver,
+                           'document.documentElement.dataset.series === "1"')
+        browser.settle(self.driver)
+        self.assertEqual([[self.window['lease_id'], None]],
+                         self.marked('.maintenance'))
+        bar = self.driver.find_element(
+            'css selector', 'rect.bar.maintenance')
+        webdriver.ActionChains(self.driver).move_to_element(bar).perform()
+        browser.wait_until(self.driver,
+                           '!document.getElementById("tooltip").hidden')
+        self.assertIn('maintenance scheduled: new disks',
+                      self.driver.find_element(
+                          'id', 'tooltip').get_attribute('textContent'))
+
+    def test_a_user_without_series(self):
+        self.open_page('alice:proj-a')
+        browser.wait_until(self.driver,
+                           'document.documentElement.dataset.series === "0"')
+        self.assertIn('No lease series.', self.text('series-panel'))
+        self.assertEqual([], self.marked('.maintenance'))

@@ -45,3 +45,17 @@ class TestCalendarPage(base.APITestCase):
                      '/calendar/static/index.html'):
             self.assertEqual(404, self.get(path).status, path)
         self.assertEqual(405, self.get('/calendar/', 'POST').status)
+
+    def test_series_script_and_its_style(self):
+        resp = self.get('/calendar/')
+        self.assertIn('<script src="series.js" defer></script>', resp.text)
+        # After calendar.js: its tooltip is written before series.js adds
+        # to it.
+        self.assertLess(resp.text.index('calendar.js'),
+                        resp.text.index('series.js'))
+        for name, content_type in (('series.js', 'text/javascript'),
+                                   ('series.css', 'text/css')):
+            resp = self.get('/calendar/' + name)
+            self.assertEqual(200, resp.status, name)
+            self.assertTrue(resp.headers['Content-Type'].startswith(
+                content_type), resp.headers['Content-Type'])

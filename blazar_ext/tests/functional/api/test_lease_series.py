@@ -8,6 +8,7 @@ import datetime
 import threading
 import zoneinfo
 
+from oslo_messaging.notify import _impl_test
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
@@ -252,6 +253,48 @@ class TestLeaseSeries(base.LeaseTestCase):
         self.assertEqual(6, len(occurrences))
         self.assertEqual(7 - 1, self.count(lease_models.Lease))
 
+    def test_each_occurrence_notified_created(self):
+        self.conf.set_override('driver', ['test'],
+                               group='oslo_messaging_notifications')
+        _impl_test.reset()
+        self.addCleanup(_impl_test.reset)
+        notifications = _impl_test.NOTIFICATIONS
+        self.add_host('h1')
+        first = _local(60)
+        lease = self.series('FREQ=DAILY;COUNT=3', first,
+                            first + datetime.timedelta(hours=1))
+        occurrences = self.show_series(lease['series_id'])['occurrences']
+        created = [n[1]['payload'] for n in notifications
+                   if n[1]['event_type'] == 'lease.create']
+        self.assertEqual([o['lease_id'] for o in occurrences],
+                         [p['id'] for p in created])
+        for payload, occurrence in zip(created, occurrences):
+            self.assertEqual(occurrence['start_date'][:16],
+                             payload['start_date'][:16])
+            [reservation] = payload['reservations']
+            self.assertEqual('physical:host', reservation['resource_type'])
+            self.assertEqual(1, reservation['min'])
+            self.assertEqual(3, len(payload['events']))
+
+    def test_occurrences_keep_their_host_where_it_is_free(self):
+        for name in ('h1', 'h2', 'h3'):
+            self.add_host(name)
+        first = _local(60)
+        # A one-off lease takes the first host on the second day.
+        other = self.create(name='other', start=(
+            first + datetime.timedelta(days=1)).strftime(FMT),
+            end=(first + datetime.timedelta(days=1, hours=1)).strftime(FMT))
+        [taken] = self.allocated_hosts(other['id'])
+        lease = self.series('FREQ=DAILY;COUNT=4', first,
+                            first + datetime.timedelta(hours=1))
+        hosts = [self.allocated_hosts(o['lease_id']) for o in
+                 self.show_series(lease['series_id'])['occurrences']]
+        # The first host where free; on the second day another, kept for
+        # the days after rather than going back to the first.
+        self.assertEqual([taken], hosts[0])
+        self.assertNotEqual([taken], hosts[1])
+        self.assertEqual([hosts[1]] * 2, hosts[2:])
+
     def test_bad_input_is_400_naming_the_field(self):
         self.add_host('h1')
         first = _local(60)
@@ -278,6 +321,63 @@ class TestLeaseSeries(base.LeaseTestCase):
             self.assertIn(field, resp.json()['error_message'], extra)
         self.assertEqual(0, self.count(lease_models.Lease))
         self.assertEqual(0, self.count(series_models.LeaseSeries))
+
+    def test_more_bad_input_is_400_naming_the_field(self):
+        self.add_host('h1')
+        first = _local(60)
+        end = first + datetime.timedelta(hours=1)
+        for field, extra in (
+                ('recurrence', {'recurrence': 5}),
+                ('recurrence', {'recurrence': 'FREQ=WEEKLY;COUNT=0'}),
+                ('recurrence', {'recurrence': 'FREQ=WEEKLY;INTERVAL=0;'
+                                              'COUNT=2'}),
+                ('recurrence', {'recurrence': 'FREQ=WEEKLY;BYDAY=XX;'
+                                              'COUNT=2'}),
+                ('recurrence', {'recurrence': 'FREQ=WEEKLY;UNTIL=soon'}),
+                ('recurrence', {'recurrence': 'FREQ=MONTHLY;'
+                                              'BYMONTHDAY=40;COUNT=2'}),
+                ('recurrence', {'recurrence': 'FREQ=DAILY;COUNT=2;'
+                                              'COUNT=3'}),
+                ('recurrence', {'recurrence': 'FREQ=DAILY;'
+                                              'UNTIL=20991231T000000Z'}),
+                ('timezone', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                              'timezone': 5}),
+                ('timezone', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                              'timezone': ''}),
+                ('timezone', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                              'timezone': '../../etc/passwd'}),
+                ('booking', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                             'booking': 5}),
+                ('start_date', {'recurrence': 'FREQ=DAILY;COUNT=2',
+                                'start_date': _local(-120).strftime(FMT)})):
+            body = {'name': 'lab', 'start_date': first.strftime(FMT),
+                    'end_date': end.strftime(FMT),
+                    'reservations': [base.host_reservation()]}
+            body.update(extra)
+            resp = self.request('POST', '/v1/leases', body)
+            self.assertEqual(400, resp.status, (extra, resp.text))
+            self.assertIn(field, resp.json()['error_message'], extra)
+        self.assertEqual(0, self.count(lease_models.Lease))
+        self.assertEqual(0, self.count(series_models.LeaseSeries))
+        lease = self.series('FREQ=DAILY;COUNT=2', first, end)
+        path = '/v1/lease-series/%s' % lease['series_id']
+        for method, suffix, field, body in (
+                ('PATCH', '', 'name', {'name': 5}),
+                ('PATCH', '', 'reservations', {'reservations': 'x'}),
+                ('PATCH', '', 'recurrence', {'recurrence': 'FREQ=DAILY;'
+                                                           'COUNT=3'}),
+                ('PATCH', '', 'min', {'reservations': [{'min': 'a'}]}),
+                ('POST', '/skip', 'date', {'date': 'tomorrow'}),
+                ('POST', '/skip', 'date', {}),
+                ('POST', '/skip', 'date', {'date': '2000-01-01'})):
+            resp = self.request(method, path + suffix, body)
+            self.assertEqual(400, resp.status, (body, resp.text))
+            self.assertIn(field, resp.json()['error_message'], body)
+        self.assertEqual(2, self.count(lease_models.Lease))
+        self.assertEqual(2, self.count(series_models.SeriesOccurrence))
+        self.assertEqual(['PENDING', 'PENDING'], [
+            o['status'] for o in self.show_series(lease['series_id'])[
+                'occurrences']])
 
     def test_enforcement_sees_each_occurrence_and_the_series(self):
         self.add_host('h1')

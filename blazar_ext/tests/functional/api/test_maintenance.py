@@ -155,6 +155,26 @@ class TestMaintenance(base.HostServiceTestCase):
         self.assertEqual([], self.request('GET', path).json()[
             'maintenances'])
 
+    def test_bad_changes_are_400_and_change_nothing(self):
+        h0 = self.add_host('h0')
+        window = self.schedule(h0, 30, 120)['maintenance']
+        path = '/v1/os-hosts/%s/maintenance/%s' % (h0['id'], window['id'])
+        for field, body in (
+                ('end_date', {'end_date': _at(20)}),
+                ('end_date', {'start_date': _at(200)}),
+                ('start_date', {'start_date': 'soon'}),
+                ('dry_run', {'end_date': _at(150), 'dry_run': 'maybe'})):
+            resp = self.request('PATCH', path, body)
+            self.assertEqual(400, resp.status, resp.text)
+            self.assertIn(field, resp.json()['error_message'], body)
+        shown = self.request('GET', path).json()['maintenance']
+        self.assertEqual((window['start_date'], window['end_date']),
+                         (shown['start_date'], shown['end_date']))
+        self.assertEqual(204, self.request('DELETE', path).status)
+        resp = self.request('DELETE', path)
+        self.assertEqual(409, resp.status, resp.text)
+        self.assertIn('cancelled', resp.json()['error_message'])
+
     def test_manage_command(self):
         self.add_host('node-1')
         lease = self.create(start=60, end=120)
