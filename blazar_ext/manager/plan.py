@@ -288,7 +288,8 @@ class Search:
                 pools.append((slot_plan.gaps_from_rows(
                     slot_search.host_busy_rows(self.session, host_filter,
                                                low, high, self.cleaning),
-                    low, high, self.cleaning), spec['min']))
+                    low, high, self.cleaning, self.request.min_duration),
+                    spec['min']))
             elif (spec['resource_type'] == 'virtual:floatingip'
                     and not spec.get('required_floatingips')):
                 pools.append((slot_plan.gaps_from_busy(
