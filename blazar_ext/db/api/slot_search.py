@@ -193,10 +193,11 @@ class EpochMicroseconds(sql_functions.FunctionElement):
 
 @compiler.compiles(EpochMicroseconds)
 def _epoch_sqlite(element, sql_compiler, **kw):
-    # SQLAlchemy stores 'YYYY-MM-DD HH:MM:SS.ffffff'; '%s' is whole
-    # seconds, the six digits after the point the microseconds.
+    # SQLAlchemy stores 'YYYY-MM-DD HH:MM:SS.ffffff': the seconds of the
+    # first 19 characters (strftime rounds a fraction, so none is given
+    # it), plus the six digits after the point.
     column = sql_compiler.process(element.clauses, **kw)
-    return ("(CAST(strftime('%%s', %s) AS INTEGER) * 1000000"
+    return ("(CAST(strftime('%%s', substr(%s, 1, 19)) AS INTEGER) * 1000000"
             " + CAST(substr(%s, 21, 6) AS INTEGER))" % (column, column))
 
 
