@@ -198,6 +198,7 @@ def run(hosts: int, per_host: int, runs: int, upstream_runs: int) -> dict:
     results = {'hosts': hosts, 'reservations': existing, 'load_s': load_s}
     try:
         app = api_app.build(CONF)
+        results['calibration_ms'] = calibrate()[0]
         gpu_hosts = hosts // 3
         for name, count in (('small', 4), ('large', max(gpu_hosts // 10,
                                                         1))):
@@ -246,6 +247,8 @@ def main(argv=None) -> int:
         'first option (upstream\'s)'))
     for hosts in [int(h) for h in args.hosts.split(',')]:
         r = run(hosts, args.per_host, args.runs, args.upstream_runs)
+        print('  (calibration before these runs: %.0f ms)'
+              % r['calibration_ms'])
         for name in ('small', 'large'):
             q = r[name]
             print('%7d %9d %7.1f %-6s %6d %8d %6.1f/%6.1f %6.0f/%6.0f '
