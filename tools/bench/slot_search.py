@@ -171,8 +171,8 @@ def upstream_way(app, count: int, base: datetime.datetime,
     return found
 
 
-CALIBRATION = ('calibration: 3,000,000 additions in a Python loop take '
-               '%.0f ms of CPU (about 100 on an idle core); load %.1f')
+CALIBRATION = ('calibration: 3,000,000 additions in a Python loop took '
+               '%.0f ms of CPU (compare runs by it); load %.1f')
 
 
 def calibrate() -> tuple:
