@@ -118,6 +118,16 @@ class ManagerEndpoint:
         """(1.4) How far the lease could be extended."""
         return extension.advise(self.leases, context, lease_id)
 
+    @messaging.expected_exceptions(exceptions.BlazarExtException)
+    def plan_lease(self, context, values: dict, private_visible: bool,
+                   with_resources: bool) -> list:
+        """(1.6) The options of a slot search whose reservations share a
+        pool: each is checked by allocating it in a transaction rolled
+        back, a write only the manager makes. Views, ranked."""
+        request = plan.parse(values, self.leases.plugins, private_visible)
+        return [option.view() for option in plan.search(
+            context, self.leases.plugins, request, with_resources)]
+
         # Resource properties (1.2): whether users see a capability is
     # resource description, which the manager alone writes.
 

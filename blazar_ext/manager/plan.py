@@ -19,7 +19,9 @@ busy intervals, and the free-start ranges and stretches follow in Python
 (blazar_ext.query.slot_plan) before the plugins check each option. When
 two reservations draw on one pool, each option is also allocated in a
 transaction that is rolled back (``trial``): checked each on its own they
-could both count the same free host.
+could both count the same free host. That trial is a write, so such a
+search runs in the manager (RPC plan_lease, 1.6); every other search only
+reads and runs in the API.
 """
 
 import dataclasses
@@ -288,7 +290,8 @@ class Search:
                 pools.append((slot_plan.gaps_from_rows(
                     slot_search.host_busy_rows(self.session, host_filter,
                                                low, high, self.cleaning),
-                    low, high, self.cleaning), spec['min']))
+                    low, high, self.cleaning, self.request.min_duration),
+                    spec['min']))
             elif (spec['resource_type'] == 'virtual:floatingip'
                     and not spec.get('required_floatingips')):
                 pools.append((slot_plan.gaps_from_busy(
@@ -424,9 +427,13 @@ POOLS = {'physical:host': 'hosts', 'virtual:instance': 'hosts',
 ROUNDS = 5
 
 
-def _shared_pool(specs: list) -> bool:
+def shares_a_pool(request: Request) -> bool:
+    """Whether two reservations of ``request`` draw on one pool: its
+    options are then checked by allocations rolled back (``trial``),
+    which only the manager may make (RPC plan_lease); any other search
+    only reads, and the API runs it itself."""
     seen = set()
-    for spec in specs:
+    for spec in request.specs:
         pool = POOLS.get(spec['resource_type'],
                          (spec['resource_type'], spec.get('network_id')))
         if pool in seen:
@@ -442,7 +449,8 @@ class _Fits(Exception):
 def trial(context, plugins, specs: list, start: datetime.datetime,
           end: datetime.datetime) -> bool:
     """Whether the reservations can be allocated together over [start,
-    end]: allocated as a lease create would, then rolled back."""
+    end]: allocated as a lease create would, then rolled back. A write,
+    even undone: the manager's alone (DESIGN, who writes what)."""
     from blazar_ext.manager import leases  # the lease rows, as created
     manager = leases.LeaseManager(enforcement=leases.NoEnforcement(),
                                   plugins=plugins)
@@ -467,10 +475,11 @@ def search(context, plugins, request: Request,
     """The options for ``request``, ranked; holds nothing.
 
     When two reservations draw on one pool (a host and an instance
-    reservation, say), each option is also allocated in a transaction
-    that is rolled back, so that they are known to fit together.
+    reservation, say: ``shares_a_pool``), each option is also allocated
+    in a transaction that is rolled back, so that they are known to fit
+    together: then only in the manager. Otherwise it only reads.
     """
-    shared = _shared_pool(request.specs)
+    shared = shares_a_pool(request)
     found = []
     for _round in range(ROUNDS):
         with transaction.reading(context) as session:

@@ -23,31 +23,58 @@ from blazar_ext.query import availability
 Range = tuple  # (first start, last start), both included
 
 
+EPOCH = datetime.datetime(1970, 1, 1)
+MICROSECOND = datetime.timedelta(microseconds=1)
+
+
+def microseconds(value: datetime.datetime) -> int:
+    """``value`` as whole microseconds since 1970-01-01 (naive UTC)."""
+    return (value - EPOCH) // MICROSECOND
+
+
+def from_microseconds(value: int) -> datetime.datetime:
+    return EPOCH + datetime.timedelta(microseconds=value)
+
+
 def gaps_from_rows(rows: Iterable, start: datetime.datetime,
-                   end: datetime.datetime,
-                   cleaning: datetime.timedelta) -> list:
-    """Gaps per resource from (resource, busy start, busy end) rows
-    ordered by resource then start (None, None: never busy), each busy
-    interval widened by ``cleaning``: one pass."""
-    pools, current, gaps, cursor = [], object(), None, start
+                   end: datetime.datetime, cleaning: datetime.timedelta,
+                   min_length: datetime.timedelta = MICROSECOND) -> list:
+    """Gaps per resource at least ``min_length`` long, from (resource,
+    busy start, busy end) rows in microseconds since the epoch, ordered
+    by resource then start (None, None: never busy), each busy interval
+    widened by ``cleaning``: one pass in integers.
+
+    Shorter gaps are left out: no start range, stretch or longest option
+    of at least ``min_length`` depends on them (a window of that length
+    lies in gaps of that length), and most gaps of a busy pool are short.
+    """
+    low, high = microseconds(start), microseconds(end)
+    clean = cleaning // MICROSECOND
+    least = max(min_length // MICROSECOND, 1)
+    pools, current, gaps, cursor = [], object(), None, low
     for resource, b_start, b_end in rows:
         if resource != current:
             if gaps is not None:
-                if cursor < end:
-                    gaps.append((cursor, end))
+                if high - cursor >= least:
+                    gaps.append((cursor, high))
                 pools.append(gaps)
-            current, gaps, cursor = resource, [], start
+            current, gaps, cursor = resource, [], low
         if b_start is None:
             continue
-        b_start -= cleaning
-        if b_start > cursor:
-            gaps.append((cursor, min(b_start, end)))
-        cursor = max(cursor, b_end + cleaning)
+        b_start -= clean
+        if b_start - cursor >= least:
+            gap_end = b_start if b_start < high else high
+            if gap_end - cursor >= least:
+                gaps.append((cursor, gap_end))
+        b_end += clean
+        if b_end > cursor:
+            cursor = b_end
     if gaps is not None:
-        if cursor < end:
-            gaps.append((cursor, end))
+        if high - cursor >= least:
+            gaps.append((cursor, high))
         pools.append(gaps)
-    return [[(a, b) for a, b in g if a < b] for g in pools]
+    return [[(from_microseconds(a), from_microseconds(b)) for a, b in g]
+            for g in pools]
 
 
 def gaps_from_busy(busy_by_resource: Mapping, start: datetime.datetime,

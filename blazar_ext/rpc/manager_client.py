@@ -23,6 +23,9 @@ History:
           delete_lease_series, skip_lease_series_date; maintenance
           windows: schedule_maintenance, update_maintenance,
           cancel_maintenance
+    1.6 - plan_lease: a slot search whose reservations share a pool,
+          whose options are checked by allocations rolled back (the
+          manager's writes, even undone)
 """
 
 from concurrent import futures
@@ -37,7 +40,7 @@ from blazar_ext import rpc
 
 CONF = cfg.CONF
 
-RPC_API_VERSION = '1.5'
+RPC_API_VERSION = '1.6'
 
 # Seconds allowed on top of [manager] rpc_timeout before a call is given up.
 DEADLINE_MARGIN = 2.0
@@ -162,6 +165,12 @@ class ManagerClient:
     def lease_extension(self, context, lease_id: str) -> dict:
         return self._call(context, 'lease_extension', version='1.4',
                           lease_id=lease_id)
+
+    def plan_lease(self, context, values: dict, private_visible: bool,
+                   with_resources: bool) -> list:
+        return self._call(context, 'plan_lease', version='1.6',
+                          values=values, private_visible=private_visible,
+                          with_resources=with_resources)
 
     # Resource properties
 

@@ -15,13 +15,15 @@ bulk through tools/bench/lease_import.py), then two questions over a
   large  1/10 of the GPU hosts for 48 hours
 
 each asked --runs times through the v1 API in process (the app, noauth,
-as the all-in-one serves it), and the median printed. Beside it, the
-upstream way, on the same data in the same run: GET /v1/os-hosts (to know
-which hosts have a GPU), GET /v1/os-hosts/allocations (every allocation),
-then the free windows computed in Python (per host, the gaps between its
-allocations; a sweep over the gaps long enough for the earliest starts
-where enough hosts are free): the median of --upstream-runs, and the
-ratio.
+as the all-in-one serves it), and the medians of wall and CPU (process)
+time printed, with the load average and a calibration loop's CPU time.
+Beside it, the upstream way, on the same data in the same run: GET
+/v1/os-hosts (to know which hosts have a GPU), GET
+/v1/os-hosts/allocations (every allocation), then the free windows
+computed in Python (per host, the gaps between its allocations; a sweep
+over the gaps long enough for the earliest starts where enough hosts are
+free): the medians of --upstream-runs, and the
+ratio of CPU times (the less load-dependent one).
 """
 
 import argparse
@@ -29,6 +31,7 @@ import datetime
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -168,6 +171,20 @@ def upstream_way(app, count: int, base: datetime.datetime,
     return found
 
 
+CALIBRATION = ('calibration: 3,000,000 additions in a Python loop took '
+               '%.0f ms of CPU (compare runs by it); load %.1f')
+
+
+def calibrate() -> tuple:
+    """CPU time of a fixed loop, to read the figures by: a loaded machine
+    slows every process's CPU time too (shared caches, SMT)."""
+    c = time.process_time()
+    total = 0
+    for i in range(3000000):
+        total += i
+    return (time.process_time() - c) * 1000, os.getloadavg()[0]
+
+
 def median_ms(samples: list) -> float:
     return statistics.median(samples) * 1000
 
@@ -182,32 +199,39 @@ def run(hosts: int, per_host: int, runs: int, upstream_runs: int) -> dict:
     results = {'hosts': hosts, 'reservations': existing, 'load_s': load_s}
     try:
         app = api_app.build(CONF)
+        results['calibration_ms'] = calibrate()[0]
         gpu_hosts = hosts // 3
         for name, count in (('small', 4), ('large', max(gpu_hosts // 10,
                                                         1))):
             body = plan_body(count, base)
-            times = []
+            times, cpu = [], []
             for _ in range(runs):
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 options = json.loads(call(app, 'POST', '/v1/leases/plan',
                                           body).body)['options']
                 times.append(time.perf_counter() - t)
-            up_times = []
+                cpu.append(time.process_time() - c)
+            up_times, up_cpu = [], []
             for _ in range(upstream_runs):
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 upstream = upstream_way(app, count, base)
                 up_times.append(time.perf_counter() - t)
+                up_cpu.append(time.process_time() - c)
             results[name] = {
                 'count': count, 'options': len(options),
                 'first': options[0]['start_date'] if options else None,
                 'upstream_first': (upstream[0].strftime(FMT)
                                    if upstream else None),
-                'plan_ms': median_ms(times),
-                'upstream_ms': median_ms(up_times)}
+                'plan_ms': median_ms(times), 'plan_cpu_ms': median_ms(cpu),
+                'upstream_ms': median_ms(up_times),
+                'upstream_cpu_ms': median_ms(up_cpu),
+                'load': os.getloadavg()[0]}
     finally:
         restore()
         CONF.reset()
         CONF.clear_override('connection', group='database')
+        # A 50,000-host file is a gigabyte.
+        shutil.rmtree(tmp, ignore_errors=True)
     return results
 
 
@@ -219,17 +243,24 @@ def main(argv=None) -> int:
     parser.add_argument('--runs', type=int, default=15)
     parser.add_argument('--upstream-runs', type=int, default=3)
     args = parser.parse_args(argv)
-    print('%7s %9s %7s %-6s %6s %8s %10s %12s %7s %s' % (
-        'hosts', 'reserv.', 'load s', 'ask', 'count', 'options', 'plan ms',
-        'upstream ms', 'ratio', 'first option (upstream\'s)'))
+    print(CALIBRATION % calibrate())
+    print('%7s %9s %7s %-6s %6s %8s %14s %14s %7s %6s %s' % (
+        'hosts', 'reserv.', 'load s', 'ask', 'count', 'options',
+        'plan wall/cpu', 'upstream w/c', 'ratio', 'load1',
+        'first option (upstream\'s)'))
     for hosts in [int(h) for h in args.hosts.split(',')]:
         r = run(hosts, args.per_host, args.runs, args.upstream_runs)
+        print('  (calibration before these runs: %.0f ms)'
+              % r['calibration_ms'])
         for name in ('small', 'large'):
             q = r[name]
-            print('%7d %9d %7.1f %-6s %6d %8d %10.1f %12.1f %6.0fx %s (%s)'
+            print('%7d %9d %7.1f %-6s %6d %8d %6.1f/%6.1f %6.0f/%6.0f '
+                  '%6.0fx %6.1f %s (%s)'
                   % (hosts, r['reservations'], r['load_s'], name,
                      q['count'], q['options'], q['plan_ms'],
-                     q['upstream_ms'], q['upstream_ms'] / q['plan_ms'],
+                     q['plan_cpu_ms'], q['upstream_ms'],
+                     q['upstream_cpu_ms'],
+                     q['upstream_cpu_ms'] / q['plan_cpu_ms'], q['load'],
                      q['first'], q['upstream_first']))
         sys.stdout.flush()
     return 0

@@ -1,9 +1,11 @@
 """POST /v1/leases/plan: when does a lease request fit?
 GET /v1/leases/{lease_id}/extension: how far could a lease be extended?
 
-The search is a read (blazar_ext.manager.plan, straight from the
-database); extension advice asks the manager, which owns the enforcement
-chain it must consult.
+A search is a read (blazar_ext.manager.plan, straight from the database),
+except when two reservations share a pool: its options are then checked
+by allocations rolled back, and the manager, the one writer, runs it.
+Extension advice asks the manager, which owns the enforcement chain it
+must consult.
 """
 
 import pecan
@@ -35,6 +37,10 @@ class LeasePlanController(rest.RestController):
         plugins = loader.get()
         request = plan.parse(values, plugins,
                              v1_hosts.show_private(context))
+        if plan.shares_a_pool(request):
+            return {'options': manager_client.get_client().plan_lease(
+                context, values, v1_hosts.show_private(context),
+                with_resources)}
         options = plan.search(context, plugins, request, with_resources)
         return {'options': [option.view() for option in options]}
 

@@ -359,15 +359,19 @@ class TestFindASlot(CalendarBrowserTestCase):
         browser.wait_until(self.driver, 'document.querySelector('
                            '".prop[data-property=gpu]")')
         self.choose('gpu', 'true')
-        self.assertIn('2 matching hosts.', self.find())
+        self.assertIn('1 host for 4 h can start:', self.find())
         chip = '#trait-chips [data-trait="CUSTOM_GPU"]'
         self.click(chip)
         self.click(chip)
         self.assertEqual('forbidden', self.driver.find_element(
             'css selector', chip).get_attribute('data-mode'))
         self.set_value('duration', '2')
+        # One GPU host without the trait: two are never free.
+        self.set_value('count', '2')
+        self.assertIn('No slot of 2 h for 2 hosts', self.find())
+        self.set_value('count', '1')
         result = self.find()
-        self.assertIn('1 matching host.', result)
+        self.assertIn('1 host for 2 h can start:', result)
         earliest = self.driver.find_element(
             'css selector', '#slot-list li:first-child button'
         ).get_attribute('data-start')
@@ -393,11 +397,52 @@ class TestFindASlot(CalendarBrowserTestCase):
                           for b in self.bars()
                           if b['name'] == 'from-the-calendar'])
 
+    def test_hosts_and_floating_ips_together_book_the_second_option(self):
+        self.call('POST', '/v1/floatingips', {
+            'floating_network_id': 'public',
+            'floating_ip_address': '172.24.4.10'}, expected=201)
+        for start, end in ((1, 3), (4.5, 8)):
+            self.call('POST', '/v1/leases', {
+                'name': 'fip-%s' % start, 'start_date': self.at(start),
+                'end_date': self.at(end), 'events': [],
+                'reservations': [{'resource_type': 'virtual:floatingip',
+                                  'network_id': 'public', 'amount': 1}],
+            }, expected=201)
+        self.open_page('admin')
+        browser.wait_until(self.driver, 'document.querySelector('
+                           '"#networks option[value=public]")')
+        self.set_value('fip-amount', '1')
+        self.set_value('duration', '1')
+        self.assertIn('1 host, 1 floating IP for 1 h can start:',
+                      self.find())
+        starts = self.driver.execute_script(
+            'return Array.from(document.querySelectorAll("#slot-list '
+            'button")).map(b => b.dataset.start);')
+        # The floating IP is free from hour 3 to 4:30, then from hour 8.
+        self.assertEqual([self.at(3), self.at(8)], starts)
+        self.assertEqual(2, self.driver.execute_script(
+            'return document.querySelectorAll("#slots rect.slot:not('
+            '#chosen-slot)").length;'))
+        self.click('#slot-list li:nth-child(2) button')
+        self.set_value('lease-name', 'both')
+        browser.settle(self.driver, lambda: self.click('#reserve'))
+        browser.wait_until(self.driver, 'document.getElementById('
+                           '"lease-message").dataset.lease')
+        [lease] = [lease for lease in
+                   self.call('GET', '/v1/leases').json()['leases']
+                   if lease['name'] == 'both']
+        self.assertEqual((self.at(8), self.at(9)),
+                         (_minute(lease['start_date']),
+                          _minute(lease['end_date'])))
+        self.assertEqual(['physical:host', 'virtual:floatingip'],
+                         sorted(r['resource_type']
+                                for r in lease['reservations']))
+
     def test_refused_lease_shows_the_apis_message(self):
         self.open_page('alice:proj-a')
         self.set_value('duration', '2')
         self.driver.find_element('id', 'duration-unit').send_keys('days')
-        self.assertIn('3 matching hosts.', self.find())
+        self.assertIn('1 host for 2 d can start:', self.find())
         self.set_value('lease-name', 'too-long')
         self.click('#reserve')
         browser.wait_until(self.driver, 'document.getElementById('

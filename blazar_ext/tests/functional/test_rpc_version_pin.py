@@ -112,3 +112,39 @@ class TestRPCVersionPin(base.LeaseTestCase):
                             {'private': False})
         self.assertEqual(503, resp.status, resp.text)
         self.assertIn('update_property', resp.json()['error_message'])
+
+    def _plan(self, reservations: list):
+        return self.request('POST', '/v1/leases/plan', {
+            'reservations': reservations, 'duration': 3600,
+            'not_before': base.lease_date(60),
+            'not_after': base.lease_date(600)})
+
+    def test_plan_sharing_a_pool_is_the_managers_1_6(self):
+        # Two host reservations draw on one pool: their options are
+        # checked by allocations rolled back, in the manager.
+        self.conf.clear_override('rpc_version', group='manager')
+        manager_client.reset_client()
+        self.add_host('h1')
+        self.add_host('h2')
+        resp = self._plan([base.host_reservation(),
+                           base.host_reservation()])
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual(1, len(resp.json()['options']))
+        self.assertEqual(['1.6'], self.wire.versions('plan_lease'))
+        # One reservation per pool: a read, in the API; nothing sent.
+        resp = self._plan([base.host_reservation()])
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual(['1.6'], self.wire.versions('plan_lease'))
+
+    def test_plan_sharing_a_pool_pinned_below_1_6_is_503(self):
+        self.conf.set_override('rpc_version', '1.5', group='manager')
+        manager_client.reset_client()
+        self.add_host('h1')
+        self.add_host('h2')
+        resp = self._plan([base.host_reservation(),
+                           base.host_reservation()])
+        self.assertEqual(503, resp.status, resp.text)
+        self.assertIn('rpc_version', resp.json()['error_message'])
+        self.assertEqual([], self.wire.versions('plan_lease'))
+        resp = self._plan([base.host_reservation()])
+        self.assertEqual(200, resp.status, resp.text)

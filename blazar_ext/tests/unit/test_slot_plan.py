@@ -13,14 +13,33 @@ def at(hours: float) -> datetime.datetime:
     return T0 + hours * H
 
 
+def us(hours: float) -> int:
+    return slot_plan.microseconds(at(hours))
+
+
 class TestGaps(base.TestCase):
 
     def test_rows_per_resource_with_cleaning(self):
-        rows = [(1, at(2), at(4)), (1, at(3), at(6)), (2, None, None),
-                (3, at(0), at(10))]
+        rows = [(1, us(2), us(4)), (1, us(3), us(6)), (2, None, None),
+                (3, us(0), us(10))]
         self.assertEqual(
             [[(at(0), at(1)), (at(7), at(10))], [(at(0), at(10))], []],
             slot_plan.gaps_from_rows(rows, at(0), at(10), H))
+
+    def test_rows_leave_out_gaps_shorter_than_asked(self):
+        rows = [(1, us(1), us(2)), (1, us(4), us(5)), (1, us(8), us(9)),
+                (2, us(0.5), us(9.5))]
+        self.assertEqual(
+            [[(at(5), at(8))], []],
+            slot_plan.gaps_from_rows(rows, at(0), at(10), 0 * H, 3 * H))
+        self.assertEqual(
+            [[(at(2), at(4)), (at(5), at(8))], []],
+            slot_plan.gaps_from_rows(rows, at(0), at(10), 0 * H, 2 * H))
+
+    def test_microseconds_round_trip(self):
+        value = datetime.datetime(2031, 5, 6, 7, 8, 9, 123456)
+        self.assertEqual(value, slot_plan.from_microseconds(
+            slot_plan.microseconds(value)))
 
     def test_busy_dict(self):
         self.assertEqual([[(at(0), at(2)), (at(3), at(5))]],

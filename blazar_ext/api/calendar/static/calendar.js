@@ -1125,6 +1125,14 @@
     loadTraits();
   }
 
+  // What slots.js (the finder across resource types) builds on.
+  window.blazarCalendar = {
+    state: state, api: api, el: el, schedule: schedule, layout: layout,
+    view: view, reload: reload, fmtUtc: fmtUtc, parseUtc: parseUtc,
+    fmtDuration: fmtDuration, floorMinute: floorMinute,
+    resourceProperties: resourceProperties, traitsValue: traitsValue,
+  };
+
   if (document.readyState === 'loading') {
     document.addEventListener('DOMContentLoaded', init);
   } else {

@@ -18,7 +18,12 @@ class TestCalendarPage(base.APITestCase):
         self.assertEqual('text/html; charset=UTF-8',
                          resp.headers['Content-Type'])
         self.assertIn('<script src="calendar.js" defer></script>', resp.text)
+        # The finder across resource types, after calendar.js.
+        self.assertIn('<script src="slots.js" defer></script>', resp.text)
+        self.assertLess(resp.text.index('calendar.js'),
+                        resp.text.index('slots.js'))
         for name, content_type in (('calendar.js', 'text/javascript'),
+                                   ('slots.js', 'text/javascript'),
                                    ('calendar.css', 'text/css'),
                                    ('favicon.svg', 'image/svg+xml')):
             resp = self.get('/calendar/' + name)

@@ -6,7 +6,10 @@ import random
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
+from sqlalchemy import orm
 
+from blazar_ext.db.api import slot_search
+from blazar_ext.query import slot_plan
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
@@ -336,7 +339,7 @@ class TestPlanAgainstBruteForce(PlanTestCase):
     hand."""
 
     HOURS = 36
-    REQUESTS = 120
+    REQUESTS = 200
 
     def test_random(self):
         rng = random.Random(int(self.id().__hash__()) & 0xffff)
@@ -513,6 +516,40 @@ class TestPlanAgainstBruteForce(PlanTestCase):
             self.assertEqual(duration * 3600, option['duration'], context)
 
 
+class TestBusyDatesExact(PlanTestCase):
+    """The search reads host allocation dates as integer microseconds,
+    computed by each database: exact, seconds and fractions included."""
+
+    def test_sub_second_dates(self):
+        host = self.add_host('h1')
+        self.create('a', start=self.at(1), end=self.at(2))
+        start = self.t0 + datetime.timedelta(hours=3, seconds=7,
+                                             microseconds=123456)
+        end = self.t0 + datetime.timedelta(hours=4, seconds=59,
+                                           microseconds=999999)
+        with self.db.engine.begin() as conn:
+            conn.execute(sa.text(
+                'UPDATE computehost_allocations SET start_date = :s, '
+                'end_date = :e'), {'s': start, 'e': end})
+        with self.db.engine.connect() as conn:
+            # As stored: MySQL's DATETIME keeps whole seconds.
+            stored = conn.execute(sa.text(
+                'SELECT start_date, end_date FROM computehost_allocations')
+            ).one()
+            stored = [value if isinstance(value, datetime.datetime)
+                      else datetime.datetime.fromisoformat(value)
+                      for value in stored]
+            rows = slot_search.host_busy_rows(
+                orm.Session(bind=conn), sa.true(), self.t0,
+                self.t0 + 24 * HOUR, datetime.timedelta(0))
+        self.assertIn(stored[1], (end, end.replace(microsecond=0)))
+        self.assertEqual([(host['id'], slot_plan.microseconds(stored[0]),
+                           slot_plan.microseconds(stored[1]))],
+                         [tuple(row) for row in rows])
+
+
 (TestPlanAgainstBruteForceMySQL,
  TestPlanAgainstBruteForcePostgreSQL) = backends.on_each_backend(
     TestPlanAgainstBruteForce)
+(TestBusyDatesExactMySQL,
+ TestBusyDatesExactPostgreSQL) = backends.on_each_backend(TestBusyDatesExact)

@@ -1,7 +1,10 @@
 """blazar_ext's own OpenStackClient commands (blazar_ext.cli.reservation)
 run as the real ``openstack`` executable against a real HTTP server:
 ``reservation slot find``, ``reservation slot book`` and ``reservation
-lease extension show``, beside python-blazarclient's commands."""
+lease extension show``, beside python-blazarclient's commands.
+
+$BLAZAR_EXT_OPENSTACK names another ``openstack`` to run, as
+tools/slot-cli-venv.sh does with a fresh virtualenv's."""
 
 import datetime
 import json
@@ -14,7 +17,11 @@ from oslo_utils import timeutils
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 
-OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
+# The executable of this environment, or of a fresh virtualenv with the
+# project and python-openstackclient installed (tools/slot-cli-venv.sh).
+OPENSTACK = os.environ.get(
+    'BLAZAR_EXT_OPENSTACK',
+    os.path.join(os.path.dirname(sys.executable), 'openstack'))
 FMT = '%Y-%m-%d %H:%M'
 HOST = 'resource_type=physical:host,min=1,max=1'
 
