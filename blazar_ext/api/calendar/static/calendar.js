@@ -1,6 +1,7 @@
 /* The reservation calendar of blazar_ext: resources down the side, time
- * across, leases as bars; and a slot finder that asks
- * GET /v1/os-hosts/availability and creates the lease with POST /v1/leases.
+ * across, leases as bars. The Find a slot panel is slots.js (it asks
+ * POST /v1/leases/plan and books with POST /v1/leases); the series view
+ * is series.js.
  *
  * Plain JavaScript and SVG, no library. Only what is visible is drawn
  * (rows and bars in view, redrawn on scroll), and data is fetched by time
@@ -825,140 +826,6 @@
         c.dataset.trait).join(',');
   }
 
-  async function find(event) {
-    event.preventDefault();
-    const result = $('result');
-    $('lease-error').textContent = '';
-    $('lease-message').textContent = '';
-    const durationMin = Math.round(+$('duration').value *
-                                   +$('duration-unit').value);
-    const now = floorMinute(Date.now());
-    const search = {
-      count: Math.max(1, Math.floor(+$('count').value || 1)),
-      duration: durationMin,
-      resource_properties: resourceProperties(),
-      traits: traitsValue(),
-    };
-    const params = Object.assign({
-      start: fmtUtc(now),
-      end: fmtUtc(now + (+$('search-days').value || 30) * DAY),
-    }, search);
-    result.textContent = 'Asking…';
-    let found;
-    try {
-      found = (await api('GET', '/v1/os-hosts/availability?' +
-                         query(params))).availability;
-    } catch (err) {
-      result.textContent = '';
-      result.appendChild(el('p', {'class': 'error', id: 'find-error',
-                                  text: err.message}));
-      state.slots = [];
-      state.chosen = null;
-      $('lease-form').hidden = true;
-      schedule();
-      return;
-    }
-    state.search = search;
-    state.slots = found.slots.map((s) => ({start: parseUtc(s.start),
-                                           end: parseUtc(s.end)}));
-    showSlots(found);
-  }
-
-  function showSlots(found) {
-    const result = $('result');
-    result.textContent = '';
-    result.appendChild(el('p', {id: 'matching', text: found.matching_hosts +
-      ' matching host' + (found.matching_hosts === 1 ? '' : 's') + '.'}));
-    if (!found.earliest) {
-      result.appendChild(el('p', {id: 'no-slot', 'class': 'error', text:
-        'No ' + found.count + ' matching hosts are free together for ' +
-        fmtDuration(found.duration * MINUTE) + ' in the window.'}));
-      state.chosen = null;
-      $('lease-form').hidden = true;
-      schedule();
-      return;
-    }
-    const list = el('ol', {id: 'slot-list'});
-    found.slots.slice(0, 8).forEach((slot, i) => {
-      const start = parseUtc(slot.start);
-      const button = el('button', {type: 'button', 'data-start': slot.start,
-                                   text: (i === 0 ? 'Earliest: ' : '') +
-                                     slot.start + ' (free until ' +
-                                     slot.end + ')'});
-      button.addEventListener('click', () => choose(start, li));
-      const li = el('li', {}, [button]);
-      list.appendChild(li);
-    });
-    result.appendChild(el('p', {text: found.count + ' host(s) for ' +
-      fmtDuration(found.duration * MINUTE) + ' can start:'}));
-    result.appendChild(list);
-    choose(parseUtc(found.earliest.start), list.firstChild);
-    const leaseName = $('lease-name');
-    if (!leaseName.value) {
-      leaseName.value = 'lease-' + fmtUtc(Date.now()).replace(/[- :]/g, '');
-    }
-    $('lease-form').hidden = false;
-  }
-
-  function choose(start, li) {
-    document.querySelectorAll('#slot-list li').forEach(
-      (n) => n.classList.toggle('chosen', n === li));
-    state.chosen = {start: start,
-                    end: start + state.search.duration * MINUTE};
-    const v = view();
-    if (start < v.t0 || start > v.t1) {
-      layout(start + state.span * 0.35);
-    }
-    schedule();
-  }
-
-  async function reserve(event) {
-    event.preventDefault();
-    const error = $('lease-error');
-    const message = $('lease-message');
-    error.textContent = '';
-    message.textContent = '';
-    if (!state.chosen || !state.search) {
-      return;
-    }
-    const now = floorMinute(Date.now());
-    // A slot starting now may have begun a minute ago: start it now.
-    const start = Math.max(state.chosen.start, now);
-    const end = start + state.search.duration * MINUTE;
-    const reservation = {
-      resource_type: 'physical:host', min: state.search.count,
-      max: state.search.count, hypervisor_properties: '',
-      resource_properties: state.search.resource_properties,
-    };
-    if (state.search.traits) {
-      reservation.traits = state.search.traits;
-    }
-    const body = {name: $('lease-name').value, start_date: fmtUtc(start),
-                  end_date: fmtUtc(end), reservations: [reservation],
-                  events: []};
-    $('reserve').disabled = true;
-    try {
-      const lease = (await api('POST', '/v1/leases', body)).lease;
-      state.newLease = lease.id;
-      message.textContent = 'Lease ' + lease.name + ' created (' +
-        lease.status + '), ' + lease.start_date.slice(0, 16)
-        .replace('T', ' ') + ' → ' +
-        lease.end_date.slice(0, 16).replace('T', ' ') + ' UTC.';
-      message.dataset.lease = lease.id;
-      state.slots = [];
-      state.chosen = null;
-      $('lease-form').hidden = true;
-      $('lease-name').value = '';
-      $('result').textContent = '';
-      reload();
-    } catch (err) {
-      // The API's own words, enforcement's included.
-      error.textContent = err.message;
-    } finally {
-      $('reserve').disabled = false;
-    }
-  }
-
   // ---- Interaction -------------------------------------------------------
 
   function onWheel(event) {
@@ -1110,8 +977,6 @@
       loadProperties();
       loadTraits();
     });
-    $('find-form').addEventListener('submit', find);
-    $('lease-form').addEventListener('submit', reserve);
     $('trait-add-button').addEventListener('click', () => {
       const name = $('trait-add').value.trim().toUpperCase();
       if (name) {

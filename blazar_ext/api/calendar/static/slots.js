@@ -232,8 +232,8 @@
 
   function init() {
     addFields();
-    // Ahead of calendar.js's handlers on the forms (capture, on their
-    // parent): the search and the booking are this file's.
+    // The search and the booking forms of the panel (one handler on
+    // their parent).
     $('finder').addEventListener('submit', (event) => {
       const id = event.target.id;
       if (id !== 'find-form' && id !== 'lease-form') {
