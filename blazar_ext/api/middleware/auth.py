@@ -15,7 +15,9 @@ CONTEXT_KEY = 'blazar_ext.context'
 
 # Version documents answer without a token, as upstream services do.
 PUBLIC_PATHS = frozenset(['', '/', '/placement', '/placement/', '/v1',
-                          '/v1/', '/v2', '/v2/'])
+                          '/v1/', '/v2', '/v2/',
+                          # The families' OpenAPI documents.
+                          '/v1/openapi.json'])
 # The same for the placement family served alone at the root.
 PLACEMENT_ROOT_PUBLIC_PATHS = frozenset(['', '/'])
 
