@@ -232,7 +232,21 @@ DEVICES = {
 DEVICES.update(_type_properties(_DEVICES, 'device'))
 DEVICES.update(_calendar(_DEVICES, 'devices'))
 
-OPERATIONS = {**CORE, **HOSTS, **FLOATINGIPS, **DEVICES}
+# The reservation calendar's page (api/calendar), beside the API: its
+# files are not JSON, its errors are this family's.
+PAGES = {
+    ('GET', '/calendar'): Operation(
+        'Redirects to /calendar/.', {301: None}, public=True),
+    ('GET', '/calendar/'): Operation(
+        'The reservation calendar page.', {200: {'type': 'string'}},
+        public=True, content_type='text/html'),
+    ('GET', '/calendar/{file}'): Operation(
+        "The page's script, style sheet and icon.",
+        {200: {'type': 'string'}, 304: None}, public=True,
+        content_type='*/*'),
+}
+
+OPERATIONS = {**CORE, **HOSTS, **FLOATINGIPS, **DEVICES, **PAGES}
 
 DESCRIPTION = (
     "OpenStack Blazar's reservation API, as python-blazarclient calls "
