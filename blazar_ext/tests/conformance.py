@@ -54,10 +54,6 @@ def problems(families, method: str, path: str, status: int,
     if doc is None or method == 'HEAD':
         return []
     relative = path[len(prefix):] or '/'
-    if (relative.endswith('/') and len(relative) > 1
-            and openapi.find(doc, method, relative) is None):
-        # Routers that ignore one trailing slash (metadefs, as Glance).
-        relative = relative[:-1]
     data = None
     if body and 'json' in (content_type or ''):
         try:
@@ -65,6 +61,11 @@ def problems(families, method: str, path: str, status: int,
         except ValueError:
             return ['%s %s %d: the body is not JSON'
                     % (method, path, status)]
+    if (relative != '/' and relative.endswith('/')
+            and openapi.find(doc, method, relative) is None):
+        # The same resource: Pecan (v1) and the metadefs router (as
+        # Glance) route a trailing slash so.
+        relative = relative.rstrip('/') or '/'
     if openapi.find(doc, method, relative) is None and status >= 400:
         # An unknown path or method: the family's error shape only.
         return openapi.error_shape_errors(doc, data, content_type or '')

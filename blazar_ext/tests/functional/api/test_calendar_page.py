@@ -64,3 +64,12 @@ class TestCalendarPage(base.APITestCase):
             self.assertEqual(200, resp.status, name)
             self.assertTrue(resp.headers['Content-Type'].startswith(
                 content_type), resp.headers['Content-Type'])
+
+    def test_errors_in_the_reservation_api_shape(self):
+        resp = self.get('/calendar/nope.js')
+        self.assertEqual({'error_code': 404, 'error_name': 404,
+                          'error_message': 'No such file in the calendar.'},
+                         resp.json())
+        resp = self.get('/calendar/', 'POST')
+        self.assertEqual(405, resp.json()['error_code'])
+        self.assertEqual('GET, HEAD', resp.headers['Allow'])
