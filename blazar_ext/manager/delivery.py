@@ -138,10 +138,34 @@ class Dispatcher:
                 CONF.notifications.batch_size)
             if not claimed:
                 break
-            done = list(self._executor().map(self._deliver_one, claimed))
+            done = self._attempt_all(claimed)
             results.extend(done)
             if not any(r['status'] == outbox_api.DELIVERED for r in done):
                 break
+        return results
+
+    def _attempt_all(self, claimed: list) -> list:
+        """POST each claimed delivery from the pool and record the
+        answers in group commits: whatever has been answered when the
+        previous commit ends goes in the next one. One transaction per
+        group, not per event, and an answer waits for one commit at most
+        before it is recorded (the window in which a manager dying
+        would leave an answered event to be sent again)."""
+        pending = {self._executor().submit(self.attempt, d)
+                   for d in claimed}
+        results = []
+        while pending:
+            ready, pending = concurrent.futures.wait(
+                pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            group = []
+            for future in ready:
+                try:
+                    group.append(future.result())
+                except Exception:  # left claimed: retried after the timeout
+                    LOG.exception('A webhook delivery attempt failed')
+            outbox_api.deliveries_finish(
+                blazar_context.get_admin_context(), group)
+            results.extend(group)
         return results
 
     def _executor(self) -> concurrent.futures.Executor:
@@ -155,15 +179,6 @@ class Dispatcher:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
-
-    def _deliver_one(self, delivery: dict) -> dict:
-        """Attempt and record at once: the sooner the answer is
-        recorded, the smaller the window in which a manager dying would
-        leave a delivered event to be delivered again."""
-        result = self.attempt(delivery)
-        outbox_api.deliveries_finish(blazar_context.get_admin_context(),
-                                     [result])
-        return result
 
     def attempt(self, delivery: dict) -> dict:
         """POST one claimed delivery; its result for deliveries_finish."""

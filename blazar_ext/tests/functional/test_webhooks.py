@@ -194,6 +194,26 @@ class TestDeliveries(WebhookTestCase):
         self.assertEqual(302, found['last_status_code'])
         self.assertIn('not followed', found['last_error'])
 
+    def test_maintenance_scheduled_over_a_lease_arrives_once(self):
+        receiver = self.useFixture(webhook_receiver.Receiver())
+        self.subscribe(receiver, events=['maintenance.scheduled'])
+        h0 = self.add_host('h0')
+        lease = self.create(start=60, end=120)
+        self.add_host('h1')
+        resp = self.request('POST', '/v1/os-hosts/%s/maintenance' % h0['id'],
+                            {'start_date': base.lease_date(30),
+                             'end_date': base.lease_date(600),
+                             'reason': 'new disks'})
+        self.assertEqual(201, resp.status, resp.text)
+        self.deliver(times=2)
+        [event] = receiver.events()
+        self.assertEqual('maintenance.scheduled', event['type'])
+        self.assertEqual(lease['id'], event['subject'])
+        self.assertTrue(cloudevents.verify(
+            SECRET, receiver.received[0]['headers'][
+                cloudevents.SIGNATURE_HEADER],
+            receiver.received[0]['body'], time.time()))
+
 
 TestDeliveriesMySQL, TestDeliveriesPostgreSQL = (
     backends.on_each_backend(TestDeliveries))

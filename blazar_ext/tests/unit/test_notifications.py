@@ -3,6 +3,7 @@ checks, backoff, the event catalog."""
 
 import ipaddress
 import json
+import time
 from unittest import mock
 
 from blazar_ext import exceptions
@@ -103,3 +104,47 @@ class TestCatalog(base.TestCase):
         self.assertRaises(ValueError, catalog.register, 'test.thing',
                           'test.other', 'x')
         self.assertIn('lease.ending_soon', catalog.names())
+
+
+class TestGroupCommit(base.TestCase):
+    """Answers are recorded in groups: those answered while the previous
+    group committed go in one transaction, not one each."""
+
+    def test_answers_during_a_commit_share_the_next(self):
+        self.conf.set_override('delivery_workers', 4, group='notifications')
+        dispatcher = delivery.Dispatcher()
+        self.addCleanup(dispatcher.close)
+        claimed = [{'id': 'd%d' % n} for n in range(10)]
+        groups = []
+
+        def finish(_context, results):
+            groups.append([r['id'] for r in results])
+            if len(groups) == 1:
+                time.sleep(0.3)  # meanwhile every other answer arrives
+
+        with mock.patch.object(dispatcher, 'attempt',
+                               side_effect=lambda d: dict(d)), \
+                mock.patch.object(delivery.outbox_api, 'deliveries_finish',
+                                  side_effect=finish):
+            results = dispatcher._attempt_all(claimed)
+        self.assertEqual(10, len(results))
+        self.assertEqual(sorted(d['id'] for d in claimed),
+                         sorted(sum(groups, [])))
+        self.assertLessEqual(len(groups), 3)
+
+    def test_a_failed_attempt_leaves_the_others_recorded(self):
+        dispatcher = delivery.Dispatcher()
+        self.addCleanup(dispatcher.close)
+
+        def attempt(d):
+            if d['id'] == 'bad':
+                raise ValueError('boom')
+            return dict(d)
+
+        recorded = []
+        with mock.patch.object(dispatcher, 'attempt', side_effect=attempt), \
+                mock.patch.object(delivery.outbox_api, 'deliveries_finish',
+                                  side_effect=lambda c, r: recorded.extend(
+                                      x['id'] for x in r)):
+            dispatcher._attempt_all([{'id': 'bad'}, {'id': 'good'}])
+        self.assertEqual(['good'], recorded)
