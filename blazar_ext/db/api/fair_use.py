@@ -29,29 +29,43 @@ def _project_allocations(alloc, project_id: str, start, end,
                    alloc.start_date < end, alloc.end_date > start))
 
 
-def host_windows(session, project_id: str, start: datetime.datetime,
-                 end: datetime.datetime, host_ids=None) -> list:
-    """(start, end, host id, hostname, vcpus) of the project's host
-    allocations overlapping [start, end] (on ``host_ids`` if given)."""
+def _host_windows(project_id: str, start, end) -> sa.Select:
     alloc = lease_models.ComputeHostAllocation
     host = host_models.ComputeHost
-    query = _project_allocations(
+    return _project_allocations(
         alloc, project_id, start, end, alloc.start_date, alloc.end_date,
         alloc.compute_host_id, host.hypervisor_hostname, host.vcpus
     ).join(host, host.id == alloc.compute_host_id)
-    if host_ids is not None:
-        query = query.where(alloc.compute_host_id.in_(list(host_ids)))
+
+
+def usage_windows(session, project_id: str, start: datetime.datetime,
+                  end: datetime.datetime, instances: bool = False) -> list:
+    """(start, end, host id, hostname, vcpus) of the project's host
+    allocations overlapping [start, end], and with ``instances`` its
+    instance allocations' (start, end, None, None, vcpus), in one query."""
+    query = _host_windows(project_id, start, end)
+    if instances:
+        alloc = instance_models.InstanceAllocation
+        query = sa.union_all(query, _project_allocations(
+            alloc, project_id, start, end, alloc.start_date,
+            alloc.end_date, sa.null(), sa.null(),
+            alloc.slots * alloc.vcpus))
     return [tuple(row) for row in session.execute(query)]
 
 
-def instance_windows(session, project_id: str, start: datetime.datetime,
-                     end: datetime.datetime) -> list:
-    """(start, end, vcpus) of the project's instance allocations
-    overlapping [start, end]."""
-    alloc = instance_models.InstanceAllocation
-    return [tuple(row) for row in session.execute(_project_allocations(
-        alloc, project_id, start, end, alloc.start_date, alloc.end_date,
-        alloc.slots * alloc.vcpus))]
+def stacking_windows(session, project_id: str, start: datetime.datetime,
+                     end: datetime.datetime, lease_id: str) -> list:
+    """(start, end, host id, hostname, vcpus) of the project's
+    allocations overlapping [start, end] on the hosts lease ``lease_id``
+    holds, in one query."""
+    alloc = lease_models.ComputeHostAllocation
+    reservation = lease_models.Reservation
+    held = (sa.select(alloc.compute_host_id)
+            .join(reservation, reservation.id == alloc.reservation_id)
+            .where(reservation.lease_id == lease_id))
+    return [tuple(row) for row in session.execute(
+        _host_windows(project_id, start, end)
+        .where(alloc.compute_host_id.in_(held)))]
 
 
 def future_leases(session, project_id: str, user_id: str,
@@ -64,13 +78,3 @@ def future_leases(session, project_id: str, user_id: str,
         .where(lease.project_id == project_id, lease.user_id == user_id,
                lease.start_date > now,
                lease.status == states.Lease.PENDING))
-
-
-def lease_host_ids(session, lease_id: str) -> list:
-    """The hosts the lease holds."""
-    alloc = lease_models.ComputeHostAllocation
-    reservation = lease_models.Reservation
-    return list(session.scalars(
-        sa.select(alloc.compute_host_id).distinct()
-        .join(reservation, reservation.id == alloc.reservation_id)
-        .where(reservation.lease_id == lease_id)))
