@@ -21,6 +21,7 @@ import argparse
 import cProfile
 import datetime
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -136,6 +137,7 @@ def run(hosts: int, per_host: int, leases: int,
         rpc.cleanup()
         manager_client.reset_client()
         restore()
+        shutil.rmtree(tmp, ignore_errors=True)
     return off, on, spent
 
 
