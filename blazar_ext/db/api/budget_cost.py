@@ -40,9 +40,11 @@ def held(session, reservations: list, lease_id: str | None = None
         ids = list(facts)
     if HOST_TYPE in types:
         alloc = lease_models.ComputeHostAllocation
-        for reservation_id, host_id in session.execute(
-                sa.select(alloc.reservation_id, alloc.compute_host_id)
-                .where(alloc.reservation_id.in_(ids))):
+        rows = (session.execute(_lease_hosts(), {'lease_id': lease_id})
+                if lease_id is not None else session.execute(
+                    sa.select(alloc.reservation_id, alloc.compute_host_id)
+                    .where(alloc.reservation_id.in_(ids))))
+        for reservation_id, host_id in rows:
             facts[reservation_id]['host_ids'].append(host_id)
             facts[reservation_id]['count'] += 1
     if FIP_TYPE in types:
@@ -76,6 +78,17 @@ def _correlated(element):
     return exists if element.operator is operators.in_op else ~exists
 
 
+@functools.lru_cache(maxsize=None)
+def _lease_hosts():
+    """(reservation id, host id) of a lease's host allocations; built once
+    (the lease create path)."""
+    alloc = lease_models.ComputeHostAllocation
+    reservation = lease_models.Reservation
+    return (sa.select(alloc.reservation_id, alloc.compute_host_id)
+            .join(reservation, reservation.id == alloc.reservation_id)
+            .where(reservation.lease_id == sa.bindparam('lease_id')))
+
+
 @functools.lru_cache(maxsize=256)
 def _host_condition(expression_json: str):
     # Rates change rarely and their expressions compile to the same
@@ -90,17 +103,24 @@ def _host_condition(expression_json: str):
     return visitors.replacement_traverse(condition, {}, _correlated)
 
 
+@functools.lru_cache(maxsize=64)
+def _first_matching_statement(expressions_json: tuple):
+    host = host_models.ComputeHost
+    first = sa.case(*((_host_condition(e), i)
+                      for i, e in enumerate(expressions_json)), else_=None)
+    return sa.select(host.id, first).where(
+        host.id.in_(sa.bindparam('host_ids', expanding=True)))
+
+
 def first_matching(session, expressions: list, host_ids) -> dict:
     """{host id: index of the first of ``expressions`` it matches} for
     the hosts among ``host_ids`` that match one, in one query."""
     if not host_ids or not expressions:
         return {}
-    host = host_models.ComputeHost
-    first = sa.case(*((_host_condition(json.dumps(e, sort_keys=True)), i)
-                      for i, e in enumerate(expressions)), else_=None)
+    statement = _first_matching_statement(tuple(
+        json.dumps(e, sort_keys=True) for e in expressions))
     return {host_id: index for host_id, index in session.execute(
-        sa.select(host.id, first).where(host.id.in_(list(host_ids))))
-        if index is not None}
+        statement, {'host_ids': list(host_ids)}) if index is not None}
 
 
 def host_vcpus(session, host_ids: list) -> dict:
