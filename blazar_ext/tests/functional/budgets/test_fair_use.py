@@ -56,7 +56,6 @@ class TestMaxConcurrentVcpus(FairUseTestCase):
                          'project p1 would hold ([0-9]+) vCPUs at once .*, '
                          '[0-9]+ more than the limit of 1')
 
-
     def test_vcpus_of_instances(self):
         self.add_host('roomy', vcpus=8, memory_mb=16384, local_gb=100)
         message = self.refused(60, 120, reservations=[{
