@@ -121,14 +121,22 @@ def parse_file(text: str, path: str = 'rates file') -> list:
     items = dict((k.value, v) for k, v in node.value).get('rates')
     rates = []
     for i, raw in enumerate(document.get('rates') or []):
-        line = items.value[i].start_mark.line + 1
         try:
             rates.append(validate(raw, 'rates[%d]' % i))
         except exceptions.Invalid as exc:
-            raise RatesFileError(reason='%s line %d: %s'
-                                 % (path, line, exc.kwargs.get('reason',
-                                                               exc)))
+            reason = str(exc.kwargs.get('reason', exc))
+            raise RatesFileError(reason='%s line %d: %s' % (
+                path, _line(items.value[i], reason), reason))
     return rates
+
+
+def _line(item, reason: str) -> int:
+    """The line of the rate's field the reason names, else of the rate."""
+    for key, _value in getattr(item, 'value', None) or []:
+        if isinstance(key, yaml.ScalarNode) and isinstance(
+                key.value, str) and ': %s' % key.value in reason:
+            return key.start_mark.line + 1
+    return item.start_mark.line + 1
 
 
 def load_file(path: str) -> list:

@@ -1,6 +1,7 @@
 """Pure arithmetic of the fair-use rules: peaks of concurrent use and the
 most time held within any window of a given length."""
 
+import bisect
 import datetime
 from typing import Iterable
 
@@ -41,13 +42,23 @@ def merged(windows: Iterable[tuple]) -> list:
 def most_held(windows: Iterable[tuple], span: datetime.timedelta):
     """(the most time held within any ``span``, where that span starts)."""
     held = merged(windows)
+    starts = [s for s, _ in held]
+    ends = [e for _, e in held]
+    # total[i]: the time held by the first i (disjoint, sorted) windows.
+    total = [datetime.timedelta(0)]
+    for start, end in held:
+        total.append(total[-1] + (end - start))
     best = datetime.timedelta(0)
     best_start = None
-    starts = [s for s, _ in held] + [e - span for _, e in held]
-    for t in starts:
-        covered = sum((min(e, t + span) - max(s, t)
-                       for s, e in held if s < t + span and e > t),
-                      datetime.timedelta(0))
+    # The best span starts where a window starts or ends where one ends.
+    for t in starts + [e - span for e in ends]:
+        first = bisect.bisect_right(ends, t)
+        last = bisect.bisect_left(starts, t + span) - 1
+        if last < first:
+            continue
+        covered = (total[last + 1] - total[first]
+                   - max(datetime.timedelta(0), t - starts[first])
+                   - max(datetime.timedelta(0), ends[last] - (t + span)))
         if covered > best:
             best, best_start = covered, t
     return best, best_start

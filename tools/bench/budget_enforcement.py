@@ -2,7 +2,7 @@
 """Cost of the budget and the four fair-use filters on a lease create.
 
     python tools/bench/budget_enforcement.py [--hosts 10000] [--per-host 10]
-        [--leases 40]
+        [--leases 40] [--profile PREFIX]
 
 Loads --hosts hosts with four capabilities and --per-host one-day
 reservations each (another project's, in bulk, as
@@ -12,12 +12,16 @@ filtered on a capability), alternating between no filters and
 BudgetFilter + MaxConcurrentUsageFilter + MaxFutureLeasesFilter +
 MaxAdvanceBookingFilter + AntiStackingFilter (with a budget, two rates
 and every rule set), so both see the same database. Prints the medians,
-the 95th percentiles and the difference of the medians.
+the 95th percentiles and the difference of the medians. --profile writes
+cProfile statistics of the creates with the filters off and on to
+PREFIX.off and PREFIX.on (read them with python -m pstats).
 """
 
 import argparse
+import cProfile
 import datetime
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -72,7 +76,8 @@ def figures(samples: list) -> str:
             'p95 %.2f ms' % (wall + cpu))
 
 
-def run(hosts: int, per_host: int, leases: int) -> tuple:
+def run(hosts: int, per_host: int, leases: int,
+        profile: str | None = None) -> tuple:
     tmp = tempfile.mkdtemp(prefix='blazar-ext-bench-')
     restore = lease_create.configure(os.path.join(tmp, 'bench.sqlite'))
     t0 = time.perf_counter()
@@ -98,6 +103,7 @@ def run(hosts: int, per_host: int, leases: int) -> tuple:
         roles=['member'], project_id='p-bench', user_id='u-bench')
     start = base + datetime.timedelta(days=1, hours=2)
     off, on = [], []
+    profiles = {True: cProfile.Profile(), False: cProfile.Profile()}
     try:
         for i in range(2 * leases + 2):
             enforced = i % 2 == 1
@@ -113,18 +119,25 @@ def run(hosts: int, per_host: int, leases: int) -> tuple:
                         'max': 1, 'hypervisor_properties':
                         '[">=", "$memory_mb", "8192"]',
                         'resource_properties': '["==", "$gpu", "true"]'}]}
+            if profile and i >= 2:
+                profiles[enforced].enable()
             t, cpu = time.perf_counter(), time.process_time()
             manager.endpoint.leases.create_lease(context, body,
                                                  private_visible=True)
             elapsed = (time.perf_counter() - t, time.process_time() - cpu)
+            profiles[enforced].disable()
             if i >= 2:  # the first two warm the caches
                 (on if enforced else off).append(elapsed)
         spent = budget_api.budget_list(admin, 'p-bench')[0]['spent']
+        if profile:
+            profiles[False].dump_stats(profile + '.off')
+            profiles[True].dump_stats(profile + '.on')
     finally:
         manager.stop()
         rpc.cleanup()
         manager_client.reset_client()
         restore()
+        shutil.rmtree(tmp, ignore_errors=True)
     return off, on, spent
 
 
@@ -133,8 +146,12 @@ def main(argv=None) -> int:
     parser.add_argument('--hosts', type=int, default=10000)
     parser.add_argument('--per-host', type=int, default=10)
     parser.add_argument('--leases', type=int, default=40)
+    parser.add_argument('--profile', metavar='PREFIX',
+                        help='Write cProfile statistics to PREFIX.off and '
+                             'PREFIX.on.')
     args = parser.parse_args(argv)
-    off, on, spent = run(args.hosts, args.per_host, args.leases)
+    off, on, spent = run(args.hosts, args.per_host, args.leases,
+                         args.profile)
     print('lease create, filters off: %s (%d leases)' % (figures(off),
                                                          len(off)))
     print('lease create, budget + 4 fair-use filters on: %s (%d leases)'

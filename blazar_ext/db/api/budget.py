@@ -9,6 +9,7 @@ the transaction of the lease change.
 
 import datetime
 import decimal
+import functools
 import json
 
 from oslo_db import exception as db_exc
@@ -172,15 +173,22 @@ def budgets_of(session, project_id: str | None, user_id: str | None,
     """The user's sub-budget (if any), then the project's (if any);
     locked in id order, so that two charges never wait on each other."""
     keys = [user_id or '', ''] if user_id else ['']
-    query = (sa.select(models.Budget)
-             .where(models.Budget.project_id == project_id,
-                    models.Budget.user_key.in_(keys))
-             .order_by(models.Budget.id))
-    if lock:
-        query = query.with_for_update()
-    rows = list(session.scalars(query))
+    rows = list(session.scalars(_budgets_of_statement(lock), {
+        'project_id': project_id, 'keys': keys}))
     rows.sort(key=lambda row: row.user_key == '')
     return rows
+
+
+@functools.lru_cache(maxsize=None)
+def _budgets_of_statement(lock: bool):
+    # Built once: on the lease create path building and keying the
+    # statement cost more than running it.
+    query = (sa.select(models.Budget)
+             .where(models.Budget.project_id == sa.bindparam('project_id'),
+                    models.Budget.user_key.in_(
+                        sa.bindparam('keys', expanding=True)))
+             .order_by(models.Budget.id))
+    return query.with_for_update() if lock else query
 
 
 def balance(row, now: datetime.datetime) -> decimal.Decimal:

@@ -5,6 +5,10 @@ import functools
 import json
 
 import sqlalchemy as sa
+from sqlalchemy.sql import elements
+from sqlalchemy.sql import operators
+from sqlalchemy.sql import selectable
+from sqlalchemy.sql import visitors
 
 from blazar_ext.db.api import host_properties
 from blazar_ext.db.models import floatingip as fip_models
@@ -36,9 +40,11 @@ def held(session, reservations: list, lease_id: str | None = None
         ids = list(facts)
     if HOST_TYPE in types:
         alloc = lease_models.ComputeHostAllocation
-        for reservation_id, host_id in session.execute(
-                sa.select(alloc.reservation_id, alloc.compute_host_id)
-                .where(alloc.reservation_id.in_(ids))):
+        rows = (session.execute(_lease_hosts(), {'lease_id': lease_id})
+                if lease_id is not None else session.execute(
+                    sa.select(alloc.reservation_id, alloc.compute_host_id)
+                    .where(alloc.reservation_id.in_(ids))))
+        for reservation_id, host_id in rows:
             facts[reservation_id]['host_ids'].append(host_id)
             facts[reservation_id]['count'] += 1
     if FIP_TYPE in types:
@@ -59,23 +65,62 @@ def held(session, reservations: list, lease_id: str | None = None
     return facts
 
 
+def _correlated(element):
+    """``id [NOT] IN (SELECT owner ...)`` as ``[NOT] EXISTS (SELECT owner
+    ... WHERE owner = id)``, or None to leave ``element`` as it is."""
+    if not isinstance(element, elements.BinaryExpression) or \
+            element.operator not in (operators.in_op, operators.not_in_op) \
+            or not isinstance(element.right, selectable.ScalarSelect):
+        return None
+    select = element.right.element
+    exists = sa.exists(select.where(
+        select.selected_columns[0] == element.left))
+    return exists if element.operator is operators.in_op else ~exists
+
+
+@functools.lru_cache(maxsize=None)
+def _lease_hosts():
+    """(reservation id, host id) of a lease's host allocations; built once
+    (the lease create path)."""
+    alloc = lease_models.ComputeHostAllocation
+    reservation = lease_models.Reservation
+    return (sa.select(alloc.reservation_id, alloc.compute_host_id)
+            .join(reservation, reservation.id == alloc.reservation_id)
+            .where(reservation.lease_id == sa.bindparam('lease_id')))
+
+
 @functools.lru_cache(maxsize=256)
 def _host_condition(expression_json: str):
     # Rates change rarely and their expressions compile to the same
     # condition every time (no per-caller visibility: rates are the
     # operator's).
-    return host_properties.HostQuery('', expression_json).compile(
+    condition = host_properties.HostQuery('', expression_json).compile(
         private_visible=True)
+    # The candidates query tests capabilities as semi-joins, best over
+    # all hosts; a rate tests the few hosts of one lease, where SQLite
+    # would still build each capability's whole list of matching hosts
+    # (3 ms for 3,000 of 10,000): one index probe per host instead.
+    return visitors.replacement_traverse(condition, {}, _correlated)
 
 
-def hosts_matching(session, expression, host_ids: list) -> list:
-    """The hosts among ``host_ids`` that ``expression`` matches."""
-    if not host_ids:
-        return []
-    condition = _host_condition(json.dumps(expression, sort_keys=True))
+@functools.lru_cache(maxsize=64)
+def _first_matching_statement(expressions_json: tuple):
     host = host_models.ComputeHost
-    return list(session.scalars(
-        sa.select(host.id).where(host.id.in_(host_ids), condition)))
+    first = sa.case(*((_host_condition(e), i)
+                      for i, e in enumerate(expressions_json)), else_=None)
+    return sa.select(host.id, first).where(
+        host.id.in_(sa.bindparam('host_ids', expanding=True)))
+
+
+def first_matching(session, expressions: list, host_ids) -> dict:
+    """{host id: index of the first of ``expressions`` it matches} for
+    the hosts among ``host_ids`` that match one, in one query."""
+    if not host_ids or not expressions:
+        return {}
+    statement = _first_matching_statement(tuple(
+        json.dumps(e, sort_keys=True) for e in expressions))
+    return {host_id: index for host_id, index in session.execute(
+        statement, {'host_ids': list(host_ids)}) if index is not None}
 
 
 def host_vcpus(session, host_ids: list) -> dict:

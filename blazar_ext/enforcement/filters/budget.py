@@ -43,11 +43,27 @@ class Pricer:
         return budget_api.rates_in(session)
 
     def lines(self, session, items: list, start, end) -> list:
-        return pricing.lines(
-            items, self.rates(session), start, end,
-            self.conf.budgets.default_rate,
-            lambda expression, ids: budget_cost.hosts_matching(
-                session, expression, ids))
+        rates = self.rates(session)
+        return pricing.lines(items, rates, start, end,
+                             self.conf.budgets.default_rate,
+                             self._matching(session, rates, items))
+
+    @staticmethod
+    def _matching(session, rates: list, items: list):
+        """pricing's ``matching``, from one query for every host rate:
+        a host still unpriced at a rate matches it when it is the first
+        host rate expression the host matches."""
+        expressions = [r['properties'] for r in rates
+                       if r['resource_type'] == rates_mod.HOST_TYPE
+                       and r['properties'] is not None]
+        first = budget_cost.first_matching(
+            session, expressions,
+            {h for item in items for h in item.host_ids})
+
+        def matching(expression, ids: list) -> list:
+            return [h for h in ids if h in first
+                    and expressions[first[h]] == expression]
+        return matching
 
     def lease_lines(self, session, lease: dict) -> list:
         """The rate lines of what the lease holds, over its window."""

@@ -42,10 +42,13 @@ class MaxConcurrentUsageFilter(base.BaseFilter):
         opts = self.conf.fair_use
         project_id = lease.get('project_id')
         start, end = _window(lease)
-        hosts = fair_use_api.host_windows(session, project_id, start, end)
+        windows = fair_use_api.usage_windows(
+            session, project_id, start, end,
+            instances=bool(opts.max_concurrent_vcpus))
         limit = opts.max_concurrent_hosts
         if limit:
-            held, when = usage.peak((s, e, 1) for s, e, *_ in hosts)
+            held, when = usage.peak((s, e, 1) for s, e, host_id, *_
+                                    in windows if host_id is not None)
             if held > limit:
                 raise self.reject(
                     'Fair-use rule max_concurrent_hosts: project %s would '
@@ -54,10 +57,8 @@ class MaxConcurrentUsageFilter(base.BaseFilter):
                                       held - limit, limit))
         limit = opts.max_concurrent_vcpus
         if limit:
-            vcpus = [(s, e, v or 0) for s, e, _, _, v in hosts]
-            vcpus += fair_use_api.instance_windows(session, project_id,
-                                                   start, end)
-            held, when = usage.peak(vcpus)
+            held, when = usage.peak((s, e, v or 0)
+                                    for s, e, _, _, v in windows)
             if held > limit:
                 raise self.reject(
                     'Fair-use rule max_concurrent_vcpus: project %s would '
@@ -139,12 +140,9 @@ class AntiStackingFilter(base.BaseFilter):
         span = datetime.timedelta(hours=opts.stacking_window_hours)
         project_id = lease.get('project_id')
         start, end = _window(lease)
-        host_ids = fair_use_api.lease_host_ids(session, lease['id'])
-        if not host_ids:
-            return
         by_host = {}
-        for s, e, host_id, name, _ in fair_use_api.host_windows(
-                session, project_id, start - span, end + span, host_ids):
+        for s, e, host_id, name, _ in fair_use_api.stacking_windows(
+                session, project_id, start - span, end + span, lease['id']):
             by_host.setdefault((host_id, name), []).append((s, e))
         for (host_id, name), windows in sorted(by_host.items()):
             held, at = usage.most_held(windows, span)

@@ -127,6 +127,8 @@ def database_unavailable(backend: str) -> str | None:
     """None when the backend's openstack_citest login works, else why not."""
     if sqlite_only():
         return SQLITE_ONLY_REASON
+    if backend == 'sqlite':
+        return None  # A file: always there.
     if backend not in DATABASE_SERVER_URLS:
         return 'unknown database backend %r' % backend
     try:
@@ -169,6 +171,15 @@ class Database(fixtures.Fixture):
                     'WHERE datname = :name AND pid <> pg_backend_pid()'),
                     {'name': self.name})
             conn.execute(sa.text('DROP DATABASE IF EXISTS %s' % self.name))
+
+
+class SQLiteFile(fixtures.Fixture):
+    """A SQLite database file in ``directory`` (which the caller cleans),
+    shaped as Database for Deployment."""
+
+    def __init__(self, directory: str):
+        super().__init__()
+        self.url = 'sqlite:///%s' % os.path.join(directory, 'blazar_ext.db')
 
 
 def free_port(host: str = '127.0.0.1') -> int:
@@ -350,7 +361,9 @@ class Deployment(fixtures.Fixture):
 
     def _setUp(self):
         self.dir = self.useFixture(fixtures.TempDir()).path
-        self.database = self.useFixture(Database(self.backend))
+        self.database = self.useFixture(
+            SQLiteFile(self.dir) if self.backend == 'sqlite'
+            else Database(self.backend))
         self.topic = 'blazar_ext_test_%s' % uuid.uuid4().hex[:12]
         self.port = free_port()
         self.endpoint = 'http://127.0.0.1:%d' % self.port

@@ -56,6 +56,15 @@ class TestMaxConcurrentVcpus(FairUseTestCase):
                          'project p1 would hold ([0-9]+) vCPUs at once .*, '
                          '[0-9]+ more than the limit of 1')
 
+    def test_vcpus_of_instances(self):
+        self.add_host('roomy', vcpus=8, memory_mb=16384, local_gb=100)
+        message = self.refused(60, 120, reservations=[{
+            'resource_type': 'virtual:instance', 'amount': 2, 'vcpus': 2,
+            'memory_mb': 512, 'disk_gb': 1, 'affinity': None}])
+        self.assertIn('Fair-use rule max_concurrent_vcpus: project p1 would '
+                      'hold 4 vCPUs at once', message)
+        self.assertIn('3 more than the limit of 1', message)
+
 
 class TestMaxFutureLeases(FairUseTestCase):
     FILTERS = ['MaxFutureLeasesFilter']
@@ -104,8 +113,9 @@ class TestAllOn(FairUseTestCase):
     FILTERS = ['BudgetFilter', 'MaxConcurrentUsageFilter',
                'MaxFutureLeasesFilter', 'MaxAdvanceBookingFilter',
                'AntiStackingFilter']
-    OPTIONS = {'max_concurrent_hosts': 3, 'max_future_leases': 5,
-               'max_advance_hours': 48, 'stacking_max_hours': 10}
+    OPTIONS = {'max_concurrent_hosts': 3, 'max_concurrent_vcpus': 1000,
+               'max_future_leases': 5, 'max_advance_hours': 48,
+               'stacking_max_hours': 10}
 
     def test_allowed_lease_is_charged(self):
         budget = self.budget(10)

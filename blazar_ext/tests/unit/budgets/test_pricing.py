@@ -78,3 +78,17 @@ class TestUsage(base.TestCase):
         self.assertEqual(20 * H, held)
         self.assertEqual(24 * H, usage.most_held(windows, 48 * H)[0] - 6 * H)
         self.assertIsNotNone(at)
+
+    def test_most_held_partial_windows_at_both_ends(self):
+        # One hour held every two hours, for 400 hours: any 24 hours
+        # hold 12; a span cutting windows counts only their inside part.
+        windows = [(T0 + 2 * i * H, T0 + (2 * i + 1) * H)
+                   for i in range(200)]
+        self.assertEqual((12 * H, T0), usage.most_held(windows, 24 * H))
+        self.assertEqual((H + H / 2, T0), usage.most_held(
+            [(T0, T0 + 4 * H)], H + H / 2))
+        self.assertEqual((3 * H, T0 + H), usage.most_held(
+            [(T0, T0 + H / 2), (T0 + H, T0 + 4 * H),
+             (T0 + 4 * H + H / 4, T0 + 9 * H)], 3 * H))
+        self.assertEqual((datetime.timedelta(0), None),
+                         usage.most_held([], H))

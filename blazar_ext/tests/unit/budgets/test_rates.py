@@ -47,7 +47,19 @@ class TestValidate(base.TestCase):
     def test_bad_expression_names_the_line(self):
         exc = self.assertRaises(rates.RatesFileError, rates.parse_file,
                                 BAD_EXPRESSION, 'rates.yaml')
-        self.assertIn('rates.yaml line 4: rates[1]: properties', str(exc))
+        self.assertIn('rates.yaml line 5: rates[1]: properties', str(exc))
+
+    def test_bad_field_names_its_line(self):
+        exc = self.assertRaises(
+            rates.RatesFileError, rates.parse_file,
+            'rates:\n  - resource_type: physical:host\n    properties: []\n'
+            '    credits_per_hour: -2\n', 'r.yaml')
+        self.assertIn('r.yaml line 4: rates[0]: credits_per_hour', str(exc))
+        exc = self.assertRaises(
+            rates.RatesFileError, rates.parse_file,
+            'rates:\n  - credits_per_hour: 2\n    price: 1\n', 'r.yaml')
+        # No field to point at: the rate's first line.
+        self.assertIn('r.yaml line 2: rates[0]: unknown field', str(exc))
 
     def test_bad_yaml_names_the_line(self):
         exc = self.assertRaises(rates.RatesFileError, rates.parse_file,
@@ -88,7 +100,7 @@ class TestRatesFile(base.TestCase):
                                group='enforcement')
         exc = self.assertRaises(enforcement.FilterLoadError,
                                 enforcement.load_filters, self.conf)
-        self.assertIn('%s line 4' % path, str(exc))
+        self.assertIn('%s line 5: rates[1]: properties' % path, str(exc))
 
     def test_bad_reload_keeps_old_rates_and_logs(self):
         path = self.write(GOOD)
@@ -102,7 +114,7 @@ class TestRatesFile(base.TestCase):
         self.assertFalse(flt.reload_rates())
         self.assertIs(before, flt.pricer.source.file_rates())
         self.assertIn('Rates not reloaded', log.output)
-        self.assertIn('line 4', log.output)
+        self.assertIn('line 5: rates[1]: properties', log.output)
         with open(path, 'w') as stream:
             stream.write('rates: []\n')
         self.assertTrue(flt.reload_rates())

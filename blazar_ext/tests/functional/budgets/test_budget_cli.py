@@ -1,0 +1,103 @@
+"""blazar_ext's budget, rate and quote commands (blazar_ext.cli.budget) run
+as the real ``openstack`` executable against a real HTTP server."""
+
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+from oslo_utils import timeutils
+
+from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional.budgets import base
+
+OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
+FMT = '%Y-%m-%d %H:%M'
+HOST = 'resource_type=physical:host,min=1,max=3'
+GPU_RATE = ('{"resource_type": "physical:host", '
+            '"properties": ["==", "$gpu", "true"], "credits_per_hour": 4}')
+
+
+class TestBudgetCommands(base.BudgetTestCase):
+
+    def setUp(self):
+        super().setUp()
+        if not os.path.exists(OPENSTACK):
+            self.skipTest('python-openstackclient is not installed')
+        self.server = self.useFixture(fixtures.RealServerFixture())
+        self.t0 = (timeutils.utcnow().replace(second=0, microsecond=0)
+                   + datetime.timedelta(hours=1))
+
+    def at(self, hours: int) -> str:
+        return (self.t0 + datetime.timedelta(hours=hours)).strftime(FMT)
+
+    def openstack(self, *args: str, ok: bool = True):
+        cmd = [OPENSTACK, '--os-auth-type', 'admin_token',
+               '--os-endpoint', self.server.endpoint + '/v1',
+               '--os-token', 'admin', 'reservation'] + list(args)
+        env = dict(os.environ, HOME=self.useFixture(
+            fixtures.fixtures.TempDir()).path)
+        env.pop('OS_CLOUD', None)
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=120, env=env)
+        self.assertEqual(ok, proc.returncode == 0,
+                         'stdout: %s\nstderr: %s' % (proc.stdout,
+                                                     proc.stderr))
+        return proc
+
+    def json(self, *args: str):
+        return json.loads(self.openstack(*args, '-f', 'json').stdout)
+
+    def test_budget_lifecycle(self):
+        created = self.json('budget', 'create', '--project', 'p1',
+                            '--credits', '100', '--period', 'monthly')
+        self.assertEqual((100.0, 0.0, 100.0, 'monthly'), (
+            created['credits'], created['spent'], created['balance'],
+            created['period']))
+        # By its id or its project's.
+        self.assertEqual(created, self.json('budget', 'show', created['id']))
+        self.assertEqual(created, self.json('budget', 'show', 'p1'))
+        self.assertEqual([created['id']],
+                         [b['id'] for b in self.json('budget', 'list')])
+        adjusted = self.json('budget', 'adjust', 'p1', '--amount', '-20.5',
+                             '--reason', 'overspent')
+        self.assertEqual(79.5, adjusted['balance'])
+        self.lease(hours=2)
+        self.assertEqual(
+            [('create', 100.0), ('adjust', -20.5), ('charge', -2.0)],
+            [(e['kind'], e['amount'])
+             for e in self.json('budget', 'ledger', created['id'])])
+        # The server's 400 and 404 reach the user.
+        proc = self.openstack('budget', 'adjust', 'p1', '--amount', '0',
+                              '--reason', 'x', ok=False)
+        self.assertIn('amount', proc.stderr)
+        proc = self.openstack('budget', 'show', 'nope', ok=False)
+        self.assertIn('Budget nope could not be found', proc.stderr)
+        self.openstack('budget', 'delete', created['id'])
+        self.assertEqual([], self.json('budget', 'list'))
+
+    def test_rates_and_quote(self):
+        self.json('budget', 'create', '--project', 'admin', '--credits',
+                  '50')
+        rates = self.json('rate', 'set', '--rate', GPU_RATE)
+        self.assertEqual([('physical:host', ['==', '$gpu', 'true'], 4.0)], [
+            (r['resource_type'], r['properties'], r['credits_per_hour'])
+            for r in rates])
+        self.assertEqual(rates, self.json('rate', 'list'))
+        quote = self.json('lease', 'quote', '--reservation', HOST,
+                          '--start-date', self.at(0), '--end-date',
+                          self.at(3))
+        # The gpu host 4 x 3, the two others 1 x 3 each.
+        self.assertEqual(18.0, quote['cost'])
+        self.assertEqual([50.0 - 18.0], [b['balance_after']
+                                         for b in quote['budgets']])
+        self.assertEqual([], self.request('GET', '/v1/leases').json()[
+            'leases'])
+        proc = self.openstack('rate', 'set', '--rate', '{"resource_type": '
+                              '"physical:host", "properties": "[\\"==\\""}',
+                              ok=False)
+        self.assertIn('rates[0]: properties', proc.stderr)
+        proc = self.openstack('rate', 'set', '--rate', 'nope', ok=False)
+        self.assertIn('invalid --rate', proc.stderr)
+        self.assertEqual([], self.json('rate', 'set', '--no-rate'))
