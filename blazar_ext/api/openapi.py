@@ -210,10 +210,18 @@ def _other_media(entry: dict, content_type: str | None,
     media = (content_type or '').split(';')[0].strip().lower()
     if content_type is None or not entry.get('content') or 'json' in media:
         return None
-    if media in entry['content']:
+    if any(_media_matches(listed, media) for listed in entry['content']):
         return []
     return ['%s: answered %s, which the document does not list'
             % (where, media or 'no content type')]
+
+
+def _media_matches(listed: str, media: str) -> bool:
+    """Whether the document's ``listed`` media type or range (``*/*``,
+    ``text/*``) covers ``media``."""
+    kind, _, sub = listed.lower().partition('/')
+    got_kind, _, got_sub = media.partition('/')
+    return kind in ('*', got_kind) and sub in ('*', got_sub)
 
 
 def error_shape_errors(doc: dict, body,

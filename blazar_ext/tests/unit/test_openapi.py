@@ -118,6 +118,15 @@ class TestMediaTypes(testtools.TestCase):
             openapi.response_errors(_doc(), 'GET', '/things/1', 200, None,
                                     'text/html; charset=UTF-8'))
 
+    def test_a_media_range_covers_its_types(self):
+        doc = _doc()
+        doc['paths']['/things/{thing_id}']['get']['responses']['200'][
+            'content'] = {'text/*': {'schema': {'type': 'string'}}}
+        self.assertEqual([], openapi.response_errors(
+            doc, 'GET', '/things/1', 200, None, 'text/javascript'))
+        self.assertNotEqual([], openapi.response_errors(
+            doc, 'GET', '/things/1', 200, None, 'image/svg+xml'))
+
     def test_a_listed_one_passes_and_json_is_validated(self):
         doc = _doc()
         doc['components']['responses']['Error']['content'][
