@@ -171,11 +171,12 @@ def find(doc: dict, method: str, path: str) -> tuple | None:
 
 
 def response_errors(doc: dict, method: str, path: str, status: int,
-                    body) -> list:
+                    body, content_type: str | None = None) -> list:
     """Why a response does not match ``doc``: [] when it does.
 
     ``path`` is relative to the document's server; ``body`` is the decoded
-    JSON (None when there is none).
+    JSON (None when there is none). With ``content_type``, a body of
+    another media type than JSON must be one the document lists.
     """
     found = find(doc, method, path)
     if found is None:
@@ -188,16 +189,37 @@ def response_errors(doc: dict, method: str, path: str, status: int,
         return ['%s %s answered %d, which the document does not list'
                 % (method, template, status)]
     entry = _resolve(doc, entry)
+    where = '%s %s %d' % (method, template, status)
+    other = _other_media(entry, content_type, where)
+    if other is not None:
+        return other
     schema = entry.get('content', {}).get(JSON, {}).get('schema')
     if schema is None:
         # No body, or not JSON (HTML, plain text): nothing to validate.
         return []
-    return _schema_errors(doc, schema, body,
-                          '%s %s %d' % (method, template, status))
+    return _schema_errors(doc, schema, body, where)
 
 
-def error_shape_errors(doc: dict, body) -> list:
+def _other_media(entry: dict, content_type: str | None,
+                 where: str) -> list | None:
+    """For a body that is not JSON: [] when ``entry`` lists its media
+    type, else why not; None for JSON (or no type given: validate)."""
+    media = (content_type or '').split(';')[0].strip().lower()
+    if content_type is None or not entry.get('content') or 'json' in media:
+        return None
+    if media in entry['content']:
+        return []
+    return ['%s: answered %s, which the document does not list'
+            % (where, media or 'no content type')]
+
+
+def error_shape_errors(doc: dict, body,
+                       content_type: str | None = None) -> list:
     """Why ``body`` is not in the document's error shape."""
+    other = _other_media(doc['components']['responses']['Error'],
+                         content_type, 'error')
+    if other is not None:
+        return other
     return _schema_errors(doc, {'$ref': '#/components/schemas/Error'}, body,
                           'error')
 

@@ -6,7 +6,8 @@ after each request, so a handler whose answer drifts from the document
 fails the test that made the request, with the schema's complaint.
 
 A family is checked once its package has an ``openapi`` module with a
-``document()`` function.
+``document()`` function. ``ConformanceMiddleware`` does the same around
+any WSGI app (gabbi's wsgi-intercept apps).
 """
 
 import functools
@@ -20,11 +21,15 @@ from blazar_ext.api import openapi
 ALL_IN_ONE = (('/placement', 'blazar_ext.api.placement'),
               ('/v2', 'blazar_ext.api.metadefs'),
               ('', 'blazar_ext.api.v1'))
-PLACEMENT_ALONE = (('', 'blazar_ext.api.placement'),)
+# None: served beside the family, not part of it (not checked).
+PLACEMENT_ALONE = (('/healthcheck', None), ('/metrics', None),
+                   ('', 'blazar_ext.api.placement'))
 
 
 @functools.lru_cache(maxsize=None)
-def _document(package: str) -> dict | None:
+def _document(package: str | None) -> dict | None:
+    if package is None:
+        return None
     try:
         module = importlib.import_module(package + '.openapi')
     except ImportError:
@@ -56,8 +61,9 @@ def problems(families, method: str, path: str, status: int,
                     % (method, path, status)]
     if openapi.find(doc, method, relative) is None and status >= 400:
         # An unknown path or method: the family's error shape only.
-        return openapi.error_shape_errors(doc, data)
-    return openapi.response_errors(doc, method, relative, status, data)
+        return openapi.error_shape_errors(doc, data, content_type or '')
+    return openapi.response_errors(doc, method, relative, status, data,
+                                   content_type or '')
 
 
 def assert_conforms(families, method: str, path: str, response) -> None:
@@ -69,3 +75,40 @@ def assert_conforms(families, method: str, path: str, response) -> None:
     if found:
         raise AssertionError('The response does not match the OpenAPI '
                              'document:\n' + '\n'.join(found))
+
+
+class ConformanceMiddleware:
+    """A WSGI app whose every response is checked against its family's
+    document (``families`` as for ``problems``): a response that does not
+    match raises AssertionError, with the schema's complaints, to the
+    caller (wsgi-intercept hands it to the gabbi test that made the
+    request)."""
+
+    def __init__(self, app, families):
+        self.app = app
+        self.families = families
+
+    def __call__(self, environ, start_response):
+        method = environ['REQUEST_METHOD']
+        path = environ.get('PATH_INFO', '')
+        started = []
+
+        def capture(status, headers, exc_info=None):
+            started[:] = [status, headers, exc_info]
+            return lambda data: None
+        result = self.app(environ, capture)
+        try:
+            body = b''.join(result)
+        finally:
+            if hasattr(result, 'close'):
+                result.close()
+        status, headers, exc_info = started
+        content_type = next((value for name, value in headers
+                             if name.lower() == 'content-type'), '')
+        found = problems(self.families, method, path,
+                         int(status.split(' ', 1)[0]), content_type, body)
+        if found:
+            raise AssertionError('The response does not match the OpenAPI '
+                                 'document:\n' + '\n'.join(found))
+        start_response(status, headers, exc_info)
+        return [body]

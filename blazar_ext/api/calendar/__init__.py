@@ -10,6 +10,8 @@ import os
 import webob
 from webob import static
 
+from blazar_ext.api.v1 import errors as v1_errors
+
 STATIC_DIR = os.path.join(os.path.dirname(__file__), 'static')
 CONTENT_TYPES = {'.html': 'text/html', '.js': 'text/javascript',
                  '.css': 'text/css', '.svg': 'image/svg+xml'}
@@ -29,6 +31,13 @@ def _files() -> dict:
             if os.path.splitext(name)[1] in CONTENT_TYPES}
 
 
+def _error(status: int, title: str, message: str) -> webob.Response:
+    """An error in the reservation API's shape, as at the root."""
+    content_type, body = v1_errors.render(status, title, message)
+    return webob.Response(status=status, content_type=content_type,
+                          charset='UTF-8', body=body)
+
+
 class CalendarApp:
     """GET /calendar/ (the page) and /calendar/<file>; /calendar
     redirects to /calendar/ so relative links resolve."""
@@ -43,11 +52,11 @@ class CalendarApp:
             resp = webob.Response(status=301, location=req.application_url
                                   + '/')
         elif req.method not in ('GET', 'HEAD'):
-            resp = webob.Response(status=405, allow='GET, HEAD')
+            resp = _error(405, 'Method Not Allowed',
+                          'The calendar is read-only: GET or HEAD.')
+            resp.allow = 'GET, HEAD'
         elif name not in self.files:
-            resp = webob.Response(status=404, content_type='text/plain',
-                                  charset='UTF-8',
-                                  text='No such file in the calendar.\n')
+            resp = _error(404, 'Not Found', 'No such file in the calendar.')
         else:
             resp = req.get_response(static.FileApp(
                 self.files[name],

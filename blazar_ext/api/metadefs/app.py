@@ -7,12 +7,14 @@ Mounted at /v2 (the prefix is in SCRIPT_NAME), so routes here start at
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import namespaces
 from blazar_ext.api.metadefs import objects
+from blazar_ext.api.metadefs import openapi
 from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import resource_types
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api.metadefs import tags
 
-_MODULES = (namespaces, properties, objects, tags, resource_types, schemas)
+_MODULES = (namespaces, properties, objects, tags, resource_types, schemas,
+            openapi)
 
 
 def build() -> handler.Router:

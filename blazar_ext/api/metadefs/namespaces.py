@@ -36,24 +36,9 @@ def view(namespace: dict, full: bool = False) -> dict:
     return out
 
 
-# The listing's query string, as Glance takes it.
-LIST_QUERY = {
-    'type': 'object',
-    'properties': {
-        'limit': {'type': 'integer', 'minimum': 0},
-        'marker': {'type': 'string'},
-        'sort_key': {'enum': list(ns_api.SORT_KEYS)},
-        'sort_dir': {'enum': ['asc', 'desc']},
-        'visibility': {'enum': ['public', 'private']},
-        'resource_types': {'type': 'string'},
-    },
-    'additionalProperties': False,
-}
-
-
 def _list_params(req) -> dict:
     """Validated list filters, with Glance's defaults."""
-    query = validation.validate_query(req.GET, LIST_QUERY)
+    query = validation.validate_query(req.GET, schemas.NAMESPACES_QUERY)
     out = {'limit': min(query.get('limit', DEFAULT_LIMIT), MAX_LIMIT),
            'sort_key': query.get('sort_key', 'created_at'),
            'sort_dir': query.get('sort_dir', 'desc')}
@@ -161,8 +146,9 @@ def show(req, namespace: str):
     handler.visible_namespace(req, namespace, rules.LIST_RESOURCE_TYPES,
                               rules.GET_OBJECTS, rules.GET_PROPERTIES,
                               rules.GET_TAGS)
+    query = validation.validate_query(req.GET, schemas.RESOURCE_TYPE_QUERY)
     full = ns_api.namespace_get_full(handler.context(req), namespace)
-    resource_type = req.GET.get('resource_type')
+    resource_type = query.get('resource_type')
     if resource_type:
         # Property names as they apply to that resource type.
         prefix = next((a.get('prefix') or ''

@@ -6,7 +6,6 @@ from blazar_ext.api.metadefs import schemas
 from blazar_ext.api.metadefs import tags
 from blazar_ext.api import routing
 from blazar_ext.db.api import metadef_object as object_api
-from blazar_ext import exceptions
 from blazar_ext.policies import metadefs as rules
 
 _BASE = '/metadefs/namespaces/{namespace}/objects'
@@ -24,9 +23,7 @@ def index(req, namespace: str):
     ns = handler.visible_namespace(req, namespace, rules.GET_OBJECTS)
     # Glance checks limit and the sort order here, then lists every
     # object in creation order all the same.
-    params = tags.list_params(req, ('created_at', 'updated_at', 'name'))
-    if params.get('limit') == 0:
-        raise exceptions.Invalid(reason='limit param must be positive')
+    tags.list_params(req, schemas.OBJECTS_QUERY)
     # Glance leaves out the objects get_metadef_object refuses.
     objects = (object_api.object_list(handler.context(req), namespace)
                if handler.allowed(req, ns, rules.GET_OBJECT) else [])

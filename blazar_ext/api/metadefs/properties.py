@@ -3,6 +3,7 @@
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api import routing
+from blazar_ext.api import validation
 from blazar_ext.db.api import metadef_property as property_api
 from blazar_ext.policies import metadefs as rules
 
@@ -47,9 +48,9 @@ def create(req, namespace: str):
     return handler.respond(prop, status=201)
 
 
-def _unprefixed(req, namespace: dict, name: str) -> str:
+def _unprefixed(resource_type: str | None, namespace: dict,
+                name: str) -> str:
     """The stored name of ``name`` given with ?resource_type='s prefix."""
-    resource_type = req.GET.get('resource_type')
     if not resource_type:
         return name
     prefix = next((a.get('prefix') or ''
@@ -64,11 +65,12 @@ def _unprefixed(req, namespace: dict, name: str) -> str:
 
 def show(req, namespace: str, name: str):
     """GET .../properties/{name}[?resource_type=...] (prefix stripped)."""
+    query = validation.validate_query(req.GET, schemas.RESOURCE_TYPE_QUERY)
     # As Glance, naming a resource type takes get_metadef_resource_type.
     actions = [rules.GET_PROPERTY] + (
-        [rules.GET_RESOURCE_TYPE] if 'resource_type' in req.GET else [])
+        [rules.GET_RESOURCE_TYPE] if 'resource_type' in query else [])
     ns = handler.visible_namespace(req, namespace, *actions)
-    stored = _unprefixed(req, ns, name)
+    stored = _unprefixed(query.get('resource_type'), ns, name)
     prop = property_api.property_get(handler.context(req), namespace, stored)
     prop['name'] = name
     return handler.respond(as_glance(prop))

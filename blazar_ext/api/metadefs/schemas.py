@@ -11,6 +11,8 @@ import copy
 
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api import routing
+from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api import metadef_tag as tag_api
 
 _TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string', None]
 
@@ -190,6 +192,53 @@ TAGS_REQUEST = {
     'required': ['tags'],
     'additionalProperties': False,
     'properties': {'tags': {'type': 'array', 'items': TAG}},
+}
+
+# Query strings, as Glance takes them. The namespaces listing refuses an
+# unknown parameter; the others ignore one, as Glance does.
+NAMESPACES_QUERY = {
+    'type': 'object',
+    'properties': {
+        'limit': {'type': 'integer', 'minimum': 0},
+        'marker': {'type': 'string'},
+        'sort_key': {'enum': list(ns_api.SORT_KEYS)},
+        'sort_dir': {'enum': ['asc', 'desc']},
+        'visibility': {'enum': ['public', 'private']},
+        'resource_types': {
+            'type': 'string',
+            'description': 'Comma-separated resource type names: only the '
+                           'namespaces associated with one of them.'},
+    },
+    'additionalProperties': False,
+}
+
+
+def _listing_query(sort_keys, minimum_limit: int) -> dict:
+    return {
+        'type': 'object',
+        'properties': {
+            'limit': {'type': 'integer', 'minimum': minimum_limit},
+            'sort_key': {'enum': list(sort_keys)},
+            'sort_dir': {'enum': ['asc', 'desc']},
+        },
+    }
+
+
+TAGS_QUERY = _listing_query(tag_api.SORT_KEYS, 0)
+# Glance refuses limit=0 on objects (and then lists them all, in creation
+# order, whatever the limit and sort).
+OBJECTS_QUERY = _listing_query(('created_at', 'updated_at', 'name'), 1)
+
+# GET of a namespace or a property: names as they apply to a resource
+# type (its association's prefix).
+RESOURCE_TYPE_QUERY = {
+    'type': 'object',
+    'properties': {
+        'resource_type': {
+            'type': 'string',
+            'description': 'A resource type the namespace is associated '
+                           'with: property names carry its prefix.'},
+    },
 }
 
 

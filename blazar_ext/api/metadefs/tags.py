@@ -13,9 +13,12 @@ from blazar_ext.policies import metadefs as rules
 _BASE = '/metadefs/namespaces/{namespace}/tags'
 
 
-def list_params(req, sort_keys: tuple) -> dict:
-    """Glance's limit, sort_key and sort_dir of a listing; bad ones 400."""
+def list_params(req, schema: dict) -> dict:
+    """Glance's limit, sort_key and sort_dir of a listing, as ``schema``
+    (schemas.TAGS_QUERY, OBJECTS_QUERY) states them; bad ones 400 with
+    Glance's messages. Other parameters are ignored, as Glance does."""
     params = req.GET
+    declared = schema['properties']
     out = {}
     if 'limit' in params:
         try:
@@ -24,9 +27,10 @@ def list_params(req, sort_keys: tuple) -> dict:
             raise exceptions.Invalid(
                 reason='limit param must be an integer (got %r)'
                        % exceptions.cut(params['limit'], 80))
-        if out['limit'] < 0:
+        if out['limit'] < declared['limit']['minimum']:
             raise exceptions.Invalid(reason='limit param must be positive')
     if 'sort_key' in params:
+        sort_keys = declared['sort_key']['enum']
         if params['sort_key'] not in sort_keys:
             raise exceptions.Invalid(
                 reason='Invalid sort key: %s. It must be one of the '
@@ -34,7 +38,7 @@ def list_params(req, sort_keys: tuple) -> dict:
                            params['sort_key'], 80), ', '.join(sort_keys)))
         out['sort_key'] = params['sort_key']
     if 'sort_dir' in params:
-        if params['sort_dir'] not in ('asc', 'desc'):
+        if params['sort_dir'] not in declared['sort_dir']['enum']:
             raise exceptions.Invalid(
                 reason='Invalid sort direction: %s' % exceptions.cut(
                     params['sort_dir'], 80))
@@ -45,7 +49,7 @@ def list_params(req, sort_keys: tuple) -> dict:
 def index(req, namespace: str):
     handler.visible_namespace(req, namespace, rules.GET_TAGS)
     tags = tag_api.tag_list(handler.context(req), namespace,
-                            **list_params(req, tag_api.SORT_KEYS))
+                            **list_params(req, schemas.TAGS_QUERY))
     return handler.respond({'tags': tags})
 
 

@@ -15,9 +15,16 @@ CONTEXT_KEY = 'blazar_ext.context'
 
 # Version documents answer without a token, as upstream services do.
 PUBLIC_PATHS = frozenset(['', '/', '/placement', '/placement/', '/v1',
-                          '/v1/', '/v2', '/v2/'])
+                          '/v1/', '/v2', '/v2/',
+                          # The families' OpenAPI documents.
+                          '/v1/openapi.json'])
+# OpenAPI documents answer without a token too.
+PUBLIC_PATHS |= {'/v2/metadefs/openapi.json'}
 # The same for the placement family served alone at the root.
 PLACEMENT_ROOT_PUBLIC_PATHS = frozenset(['', '/'])
+# The placement family's OpenAPI document, as public as its root.
+PUBLIC_PATHS |= {'/placement/openapi.json'}
+PLACEMENT_ROOT_PUBLIC_PATHS |= {'/openapi.json'}
 
 
 # The longest user or project id the database stores (Keystone's are 64).

@@ -67,7 +67,7 @@ class PlacementApp:
             req.environ[microversion.ENV_KEY] = version
             handler = self._route(req)
             _check_accept(req)
-            if handler is not root.home:
+            if handler not in (root.home, root.openapi_document):
                 self._ensure_standard_data()
             resp = handler(req, **req.urlvars)
         except microversion.UnacceptableVersion as exc:

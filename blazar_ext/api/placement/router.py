@@ -24,6 +24,7 @@ _RP = '/resource_providers/{uuid}'
 ROUTES = {
     '': {'GET': root.home},
     '/': {'GET': root.home},
+    '/openapi.json': {'GET': root.openapi_document},
     '/resource_providers': {'GET': resource_provider.list_providers,
                             'POST': resource_provider.create},
     _RP: {'GET': resource_provider.show, 'PUT': resource_provider.update,

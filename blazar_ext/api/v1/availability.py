@@ -14,6 +14,7 @@ from oslo_config import cfg
 import pecan
 from pecan import rest
 
+from blazar_ext.api.v1.schemas import query as query_schema
 from blazar_ext.api.v1 import time_window
 from blazar_ext.db.api import availability as availability_api
 from blazar_ext import exceptions
@@ -24,10 +25,8 @@ from blazar_ext.query import traits as trait_query
 
 CONF = cfg.CONF
 
-PARAMS = frozenset(('start', 'end', 'count', 'duration',
-                    'resource_properties', 'hypervisor_properties',
-                    'traits'))
-MAX_COUNT = 2 ** 31 - 1
+PARAMS = frozenset(query_schema.AVAILABILITY['properties'])
+MAX_COUNT = query_schema.MAX_COUNT
 
 
 def _positive(params, field: str, default: int | None,

@@ -11,6 +11,7 @@ resources by name, so a page can draw its first screenful first.
 import pecan
 from pecan import rest
 
+from blazar_ext.api.v1.schemas import query as query_schema
 from blazar_ext.api.v1 import time_window
 from blazar_ext.db.api import calendar as calendar_api
 from blazar_ext import exceptions
@@ -19,9 +20,9 @@ from blazar_ext.policies import leases as lease_policies
 from blazar_ext.policies import oshosts as oshosts_policies
 from blazar_ext import policy
 
-PARAMS = frozenset(('start', 'end', 'limit', 'marker'))
+PARAMS = frozenset(query_schema.CALENDAR['properties'])
 # A page is a screenful or two of rows; the whole calendar is unpaged.
-MAX_LIMIT = 1000
+MAX_LIMIT = query_schema.MAX_CALENDAR_LIMIT
 
 
 ALLOCATION_FIELDS = ('resource_id', 'start', 'end', 'lease_id')

@@ -10,6 +10,7 @@ from blazar_ext.api.v1 import budgets
 from blazar_ext.api.v1 import lease_series
 from blazar_ext.api.v1 import leases
 from blazar_ext.api.v1 import maintenance
+from blazar_ext.api.v1 import openapi
 from blazar_ext.api.v1 import properties
 from blazar_ext.api.v1 import rates
 from blazar_ext.api.v1 import subscriptions
@@ -65,6 +66,8 @@ pecan.route(V1Controller, 'lease-series',
             lease_series.LeaseSeriesController())
 pecan.route(V1Controller, 'maintenance',
             maintenance.AllMaintenanceController())
+# No token needed (api/middleware/auth.py PUBLIC_PATHS).
+pecan.route(V1Controller, 'openapi.json', openapi.OpenAPIController())
 
 
 # The only version, with no microversions: upstream Blazar 18 says 1.0

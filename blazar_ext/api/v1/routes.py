@@ -30,6 +30,7 @@ from blazar_ext.api.v1 import lease_plan
 from blazar_ext.api.v1 import lease_series
 from blazar_ext.api.v1 import leases
 from blazar_ext.api.v1 import maintenance
+from blazar_ext.api.v1 import openapi
 from blazar_ext.api.v1 import properties
 from blazar_ext.api.v1 import rates
 from blazar_ext.api.v1 import root
@@ -90,6 +91,7 @@ CORE = (
           subscriptions.SubscriptionsController.delete),
     Route('GET', _SUBSCRIPTION + '/deliveries',
           subscriptions.DeliveriesController.get_all),
+    Route('GET', openapi.PATH, openapi.OpenAPIController.get_all),
 )
 
 _HOST = '/{host_id}'

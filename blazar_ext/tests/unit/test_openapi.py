@@ -98,3 +98,25 @@ class TestValidity(testtools.TestCase):
 
     def test_document_is_valid_openapi(self):
         validate(_doc())
+
+
+class TestMediaTypes(testtools.TestCase):
+    """A body in another media type than JSON is one the document lists."""
+
+    def test_an_unlisted_media_type_is_named(self):
+        self.assertEqual(
+            ['GET /things/{thing_id} 200: answered text/html, which the '
+             'document does not list'],
+            openapi.response_errors(_doc(), 'GET', '/things/1', 200, None,
+                                    'text/html; charset=UTF-8'))
+
+    def test_a_listed_one_passes_and_json_is_validated(self):
+        doc = _doc()
+        doc['components']['responses']['Error']['content'][
+            'text/html'] = {'schema': {'type': 'string'}}
+        self.assertEqual([], openapi.response_errors(
+            doc, 'GET', '/things/1', 404, None, 'text/html'))
+        self.assertEqual([], openapi.error_shape_errors(doc, None,
+                                                        'text/html'))
+        self.assertNotEqual([], openapi.response_errors(
+            doc, 'GET', '/things/1', 200, {}, 'application/json'))

@@ -45,3 +45,12 @@ class TestCalendarPage(base.APITestCase):
                      '/calendar/static/index.html'):
             self.assertEqual(404, self.get(path).status, path)
         self.assertEqual(405, self.get('/calendar/', 'POST').status)
+
+    def test_errors_in_the_reservation_api_shape(self):
+        resp = self.get('/calendar/nope.js')
+        self.assertEqual({'error_code': 404, 'error_name': 404,
+                          'error_message': 'No such file in the calendar.'},
+                         resp.json())
+        resp = self.get('/calendar/', 'POST')
+        self.assertEqual(405, resp.json()['error_code'])
+        self.assertEqual('GET, HEAD', resp.headers['Allow'])

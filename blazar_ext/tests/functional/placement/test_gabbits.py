@@ -20,6 +20,7 @@ from gabbi import driver
 
 from blazar_ext.api import app as api_app
 from blazar_ext import conf
+from blazar_ext.tests import conformance
 from blazar_ext.tests.functional import backends
 from blazar_ext.tests.functional.placement import gabbi_fixtures
 
@@ -28,15 +29,17 @@ GABBITS = os.path.join(os.path.dirname(__file__), 'gabbits')
 GABBITS_ROOT = os.path.join(os.path.dirname(__file__), 'gabbits_root')
 
 
-def _intercept(build):
+def _intercept(build, families):
     """An intercept building the app on first request, after the
-    fixtures have started."""
+    fixtures have started; every response is checked against the
+    family's OpenAPI document (tests.conformance)."""
     def factory():
         built = []
 
         def app(environ, start_response):
             if not built:
-                built.append(build(conf.CONF))
+                built.append(conformance.ConformanceMiddleware(
+                    build(conf.CONF), families))
             return built[0](environ, start_response)
         return app
     return factory
@@ -44,12 +47,13 @@ def _intercept(build):
 
 def _build(loader, fixture_module, test_loader_name):
     """Every file of gabbits/ and gabbits_root/ with these fixtures."""
-    suite = driver.build_tests(GABBITS, loader,
-                               intercept=_intercept(api_app.build),
-                               fixture_module=fixture_module,
-                               test_loader_name=test_loader_name)
+    suite = driver.build_tests(
+        GABBITS, loader, intercept=_intercept(
+            api_app.build, conformance.ALL_IN_ONE),
+        fixture_module=fixture_module, test_loader_name=test_loader_name)
     suite.addTests(driver.build_tests(
-        GABBITS_ROOT, loader, intercept=_intercept(api_app.build_placement),
+        GABBITS_ROOT, loader, intercept=_intercept(
+            api_app.build_placement, conformance.PLACEMENT_ALONE),
         fixture_module=fixture_module, test_loader_name=test_loader_name))
     return gabbi_fixtures.check_summaries_last(suite, loader,
                                                test_loader_name)
