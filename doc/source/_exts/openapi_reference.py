@@ -171,8 +171,8 @@ def render_operation(method: str, path: str, operation: dict,
 
 def render_document(family: str, document: dict) -> list:
     """Download link, the error shape, then every operation."""
-    prefix = document['servers'][0]['url'] if document.get('servers') \
-        else ''
+    servers = document.get('servers') or [{'url': ''}]
+    prefix = servers[0]['url'].rstrip('/')
     link = nodes.reference(text='%s.json' % family,
                            refuri='../%s/%s.json' % (OUTPUT_DIR, family))
     result = [nodes.paragraph('', '', nodes.Text(
