@@ -10,7 +10,9 @@ for each family, it fetches the document the API serves
 (``/v1/openapi.json``, ``/placement/openapi.json``,
 ``/v2/metadefs/openapi.json``) and runs schemathesis against it: every
 operation, positive and negative data, the stateful phase on the links
-schemathesis infers, as the admin (``X-Auth-Token: admin``).
+schemathesis infers, as the admin (``X-Auth-Token: admin``). Resources
+made before the run (the functional tests' seed) give the path
+parameters real ids half of the time (``--seeded``).
 
 Each response must: not be a server error, use a status code and a
 content type the document lists, match its schema; and every 4xx must be
@@ -130,6 +132,44 @@ def _wait_answering(proc, base: str, workdir: str) -> None:
                      % os.path.join(workdir, 'server.log'))
 
 
+class _Answer:
+    """What api_routes.seed reads of a response."""
+
+    def __init__(self, response: requests.Response):
+        self.status = response.status_code
+        self.body = response.content
+        self.text = response.text
+        self.json = response.json
+
+
+def seed(base: str, workdir: str, probability: float) -> str | None:
+    """Resources in every family (the functional tests' seed), and a
+    schemathesis configuration that draws each path parameter from their
+    ids with ``probability`` (random values otherwise), so operations on
+    one resource get past their 404; None without a seed."""
+    if probability <= 0:
+        return None
+    from blazar_ext.tests.functional import api_routes
+
+    def request(method, path, body=None, headers=None, **_):
+        return _Answer(requests.request(
+            method, base + path, json=body, timeout=120,
+            headers=dict({'X-Auth-Token': 'admin'}, **(headers or {}))))
+
+    ids = api_routes.seed(request)
+    lines = []
+    for name, values in sorted(ids.items()):
+        lines += ['[dictionaries.%s]' % name,
+                  'values = %s' % json.dumps([str(v) for v in values])]
+    lines.append('[parameters]')
+    lines += ['"path.%s" = { dictionary = "%s", probability = %s }'
+              % (name, name, probability) for name in sorted(ids)]
+    config = os.path.join(workdir, 'schemathesis.toml')
+    with open(config, 'w') as out:
+        out.write('\n'.join(lines) + '\n')
+    return config
+
+
 def _document(base: str, family: str, local: dict) -> tuple:
     """(location, document): a local file given for the family, else the
     served document, else (None, None)."""
@@ -154,20 +194,23 @@ def _operations(document: dict) -> set:
 def _command(args, family: str, location: str, base: str,
              report: str, seconds: int) -> list:
     _, base_path, headers = FAMILIES[family]
-    command = [sys.executable, '-m', 'schemathesis.cli', 'run', location,
-               '--url', base + base_path,
-               '--header', 'X-Auth-Token: admin',
-               '--mode', 'all', '--phases', args.phases,
-               '--checks', CHECKS,
-               '--max-examples', str(args.max_examples),
-               '--max-time', str(max(seconds, 1)),
-               '--workers', str(args.workers),
-               '--request-timeout', '30',
-               '--generation-with-security-parameters', 'false',
-               '--generation-database', 'none',
-               '--suppress-health-check', 'all',
-               '--report', 'ndjson', '--report-ndjson-path', report,
-               '--no-color']
+    command = [sys.executable, '-m', 'schemathesis.cli']
+    if args.config:
+        command += ['--config-file', args.config]
+    command += ['run', location,
+                '--url', base + base_path,
+                '--header', 'X-Auth-Token: admin',
+                '--mode', 'all', '--phases', args.phases,
+                '--checks', CHECKS,
+                '--max-examples', str(args.max_examples),
+                '--max-time', str(max(seconds, 1)),
+                '--workers', str(args.workers),
+                '--request-timeout', '30',
+                '--generation-with-security-parameters', 'false',
+                '--generation-database', 'none',
+                '--suppress-health-check', 'all',
+                '--report', 'ndjson', '--report-ndjson-path', report,
+                '--no-color']
     for name, value in headers.items():
         command += ['--header', '%s: %s' % (name, value)]
     if args.seed is not None:
@@ -254,6 +297,10 @@ def main(argv=None) -> int:
     parser.add_argument('--workers', default='1')
     parser.add_argument('--phases', default=PHASES)
     parser.add_argument('--seed', type=int)
+    parser.add_argument('--seeded', type=float, default=0.5,
+                        metavar='PROBABILITY',
+                        help='how often a path parameter is the id of a '
+                             'resource made before the run (0: make none)')
     parser.add_argument('--family', action='append', choices=FAMILIES,
                         help='only these families (default: all)')
     parser.add_argument('--document', action='append', default=[],
@@ -275,6 +322,7 @@ def main(argv=None) -> int:
     try:
         with scratch_database(args.database) as connection, \
                 all_in_one(workdir, connection) as base:
+            args.config = seed(base, workdir, args.seeded)
             for index, family in enumerate(families):
                 location, document = _document(base, family, local)
                 if location is None:

@@ -73,7 +73,7 @@ class TestSchemathesisRun(base.TestCase):
             [sys.executable, RUN, '--family', 'placement',
              '--document', 'placement=%s' % path, '--seed', '1',
              '--max-examples', '5', '--time-limit', '30',
-             '--phases', 'coverage,fuzzing'],
+             '--phases', 'coverage,fuzzing', '--seeded', '0'],
             capture_output=True, text=True, timeout=300)
         return result.returncode, result.stdout + result.stderr
 
