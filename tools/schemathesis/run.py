@@ -201,7 +201,7 @@ def _command(args, family: str, location: str, base: str,
                 '--url', base + base_path,
                 '--header', 'X-Auth-Token: admin',
                 '--mode', 'all', '--phases', args.phases,
-                '--checks', CHECKS,
+                '--checks', args.checks,
                 '--max-examples', str(args.max_examples),
                 '--max-time', str(max(seconds, 1)),
                 '--workers', str(args.workers),
@@ -296,6 +296,8 @@ def main(argv=None) -> int:
                         help='wall-clock seconds for all families')
     parser.add_argument('--workers', default='1')
     parser.add_argument('--phases', default=PHASES)
+    parser.add_argument('--checks', default=CHECKS,
+                        help='schemathesis checks (default: %(default)s)')
     parser.add_argument('--seed', type=int)
     parser.add_argument('--seeded', type=float, default=0.5,
                         metavar='PROBABILITY',
