@@ -53,7 +53,7 @@ def build(conf: cfg.ConfigOpts = CONF):
         ('/versions', metadefs_versions.app, False),
     ] + metrics.mounts(conf))
     app = body_check.RequestBodyCheck(app, family_errors.RENDERERS)
-    app = auth.wrap(app, conf)
+    app = auth.wrap(app, conf, renderers=family_errors.AUTH_RENDERERS)
     app = sizelimit.BodySizeLimit(app, conf, family_errors.RENDERERS)
     app = dispatch.PrefixDispatcher(app, [
         ('/healthcheck', healthcheck.Healthcheck(None, conf), False),
@@ -74,7 +74,8 @@ def build_placement(conf: cfg.ConfigOpts = CONF):
                                     metrics.mounts(conf))
     app = body_check.RequestBodyCheck(app,
                                       family_errors.PLACEMENT_RENDERERS)
-    app = auth.wrap(app, conf, public_paths=auth.PLACEMENT_ROOT_PUBLIC_PATHS)
+    app = auth.wrap(app, conf, public_paths=auth.PLACEMENT_ROOT_PUBLIC_PATHS,
+                    renderers=family_errors.PLACEMENT_RENDERERS)
     app = sizelimit.BodySizeLimit(app, conf,
                                   family_errors.PLACEMENT_RENDERERS)
     app = dispatch.PrefixDispatcher(app, [

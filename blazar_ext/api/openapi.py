@@ -99,6 +99,9 @@ def _operation(method: str, path: str, operation: Operation) -> dict:
 
 def _operation_id(method: str, path: str) -> str:
     words = re.sub(r'[^A-Za-z0-9]+', '_', path).strip('_')
+    if len(path) > 1 and path.endswith('/'):
+        # Unique beside the path without the slash (/calendar/).
+        words += '_index'
     return '%s_%s' % (method.lower(), words or 'root')
 
 

@@ -20,6 +20,9 @@ from blazar_ext.api import openapi
 # (path prefix, family package), longest prefix first.
 ALL_IN_ONE = (('/placement', 'blazar_ext.api.placement'),
               ('/v2', 'blazar_ext.api.metadefs'),
+              # The image API's version document (api/app.py): in no
+              # family's document, not checked.
+              ('/versions', None),
               ('', 'blazar_ext.api.v1'))
 # None: served beside the family, not part of it (not checked).
 PLACEMENT_ALONE = (('/healthcheck', None), ('/metrics', None),
@@ -59,6 +62,10 @@ def problems(families, method: str, path: str, status: int,
         except ValueError:
             return ['%s %s %d: the body is not JSON'
                     % (method, path, status)]
+    if (relative != '/' and relative.endswith('/')
+            and openapi.find(doc, method, relative) is None):
+        # The same resource: Pecan (v1) routes a trailing slash so.
+        relative = relative.rstrip('/') or '/'
     if openapi.find(doc, method, relative) is None and status >= 400:
         # An unknown path or method: the family's error shape only.
         return openapi.error_shape_errors(doc, data, content_type or '')

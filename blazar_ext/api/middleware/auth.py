@@ -83,8 +83,21 @@ class NoAuth:
     Placement's noauth2 answer it.
     """
 
-    def __init__(self, app):
+    def __init__(self, app, renderers=()):
         self.app = app
+        # (path prefix, render) of families answering its 400 in their
+        # own error shape (family_errors); keystonemiddleware's elsewhere.
+        self.renderers = renderers
+
+    def _bad_request(self, environ, message: str) -> webob.Response:
+        path = environ.get('PATH_INFO') or '/'
+        for prefix, render in self.renderers:
+            if not prefix or path == prefix or path.startswith(prefix + '/'):
+                return render(webob.Request(environ), 400, 'Bad Request',
+                              message)
+        return webob.Response(status=400, content_type='application/json',
+                              charset='UTF-8',
+                              body=_error_body(400, 'Bad Request', message))
 
     def __call__(self, environ, start_response):
         if not any(environ.get(header) for header in _ANY_IDENTITY):
@@ -103,11 +116,8 @@ class NoAuth:
             if len(environ.get(header, '')) > MAX_ID_LENGTH:
                 message = '%s is longer than %d characters.' % (
                     header[5:].replace('_', '-').title(), MAX_ID_LENGTH)
-                return webob.Response(
-                    status=400, content_type='application/json',
-                    charset='UTF-8',
-                    body=_error_body(400, 'Bad Request', message))(
-                        environ, start_response)
+                return self._bad_request(environ, message)(
+                    environ, start_response)
         environ['HTTP_X_IDENTITY_STATUS'] = 'Confirmed'
         return self.app(environ, start_response)
 
@@ -179,12 +189,14 @@ class JsonAuthErrors:
 
 
 def wrap(app, conf: cfg.ConfigOpts,
-         public_paths: frozenset = PUBLIC_PATHS):
+         public_paths: frozenset = PUBLIC_PATHS, renderers=()):
     """Wrap ``app`` with the configured authentication and the context;
-    requests for ``public_paths`` need no token."""
+    requests for ``public_paths`` need no token. noauth's 400 (an
+    identity header too long) is in the shape of the family ``renderers``
+    name for the path."""
     app = ContextMiddleware(app)
     if conf.api.auth_strategy == 'noauth':
-        authenticated = NoAuth(app)
+        authenticated = NoAuth(app, renderers)
     else:
         from keystonemiddleware import auth_token
         authenticated = JsonAuthErrors(auth_token.AuthProtocol(

@@ -55,10 +55,16 @@ VERSIONS = _object({'versions': {'type': 'array', 'minItems': 1, 'items':
                     _object({'id': _STRING, 'min_version': _STRING,
                              'max_version': _STRING, 'status': _STRING,
                              'links': _LINKS})}})
-DOCUMENT = {'type': 'object', 'required': ['openapi', 'info', 'paths'],
+DOCUMENT = {'type': 'object',
+            'required': ['openapi', 'info', 'servers', 'paths',
+                         'components'],
             'properties': {'openapi': {'const': openapi.OPENAPI_VERSION},
-                           'info': {'type': 'object'},
-                           'paths': {'type': 'object'}}}
+                           'info': {'type': 'object',
+                                    'required': ['title', 'version']},
+                           'servers': {'type': 'array', 'minItems': 1,
+                                       'items': _object({'url': _STRING})},
+                           'paths': {'type': 'object'},
+                           'components': {'type': 'object'}}}
 PROVIDER = _object(
     {'uuid': _UUID, 'name': _STRING, 'generation': _INT, 'links': _LINKS,
      'parent_provider_uuid': _NULLABLE_UUID, 'root_provider_uuid': _UUID},

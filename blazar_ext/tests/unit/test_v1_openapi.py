@@ -18,6 +18,7 @@ from blazar_ext.api.v1.schemas import host as host_schema
 from blazar_ext.api.v1.schemas import lease as lease_schema
 from blazar_ext.api.v1.schemas import query as query_schema
 from blazar_ext.plugins import loader
+from blazar_ext.tests import conformance
 
 
 def every_plugin_route() -> dict:
@@ -43,6 +44,9 @@ class TestV1Document(testtools.TestCase):
         self.assertEqual([{'url': '/'}], doc['servers'])
         self.assertIn('error_code',
                       str(doc['components']['schemas']['Error']))
+        # /calendar and /calendar/ are two operations.
+        self.assertEqual('get_calendar_index',
+                         doc['paths']['/calendar/']['get']['operationId'])
 
     def test_every_plugin_mounting_routes_is_enumerated(self):
         self.assertTrue({'os-hosts', 'floatingips', 'devices'}.issubset(
@@ -86,3 +90,28 @@ class TestV1Document(testtools.TestCase):
         self.assertEqual([], doc['paths']['/v1/openapi.json']['get'][
             'security'])
         self.assertEqual({'token': []}, doc['security'][0])
+
+
+class TestV1Conformance(testtools.TestCase):
+
+    def problems(self, method, path, status, body):
+        return conformance.problems(conformance.ALL_IN_ONE, method, path,
+                                    status, 'application/json', body)
+
+    def test_a_trailing_slash_is_the_resource(self):
+        self.assertEqual([], self.problems('GET', '/v1/leases/', 200,
+                                           b'{"leases": []}'))
+        self.assertNotEqual([], self.problems('GET', '/v1/leases/', 200,
+                                              b'{"lease": []}'))
+
+    def test_the_image_version_document_is_in_no_v1_document(self):
+        self.assertEqual([], self.problems('GET', '/versions', 200,
+                                           b'{"versions": []}'))
+
+    def test_unknown_paths_answer_the_error_shape(self):
+        self.assertEqual([], self.problems(
+            'GET', '/v1/nothing', 404,
+            b'{"error_code": 404, "error_name": 404, "error_message": "x",'
+            b' "error": 404}'))
+        self.assertNotEqual([], self.problems('GET', '/v1/nothing', 404,
+                                              b'{"message": "x"}'))

@@ -4,6 +4,7 @@ gives the same fixture names on MariaDB/MySQL or PostgreSQL. Every
 response is checked against the family's OpenAPI document
 (tests/conformance.py), as the in-process client checks its own."""
 
+from collections.abc import Callable
 import types
 
 from gabbi import fixture
@@ -28,7 +29,7 @@ def setup_app():
     return app
 
 
-def conforming(app):
+def conforming(app: Callable) -> Callable:
     """``app``, failing with the schema's complaints on a response that
     does not match its family's OpenAPI document."""
     def checked(environ, start_response):

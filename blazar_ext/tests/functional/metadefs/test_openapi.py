@@ -15,6 +15,7 @@ from blazar_ext.api.metadefs import openapi as metadefs_openapi
 from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api.metadefs import tags
+from blazar_ext.api.middleware import auth
 from blazar_ext.api import openapi
 from blazar_ext.api import routing
 from blazar_ext.tests import base
@@ -194,6 +195,15 @@ class TestServed(base.APITestCase):
             'application/json'))
         self.assertEqual(json.loads(json.dumps(
             metadefs_openapi.document())), resp.json())
+
+    def test_public_whatever_the_auth_strategy(self):
+        """Keystone's middleware is only ever the authenticated branch."""
+        skip = auth.SkipAuthForVersions(_answering(200, {}),
+                                        _answering(401, {}))
+        for path, status in (('/v2/metadefs/openapi.json', 200),
+                             ('/v2/metadefs/namespaces', 401)):
+            resp = webob.Request.blank(path).get_response(skip)
+            self.assertEqual(status, resp.status_int, path)
 
     def test_other_routes_still_need_a_token(self):
         resp = self.request('GET', '/v2/metadefs/namespaces', token=None)

@@ -94,6 +94,20 @@ class TestServed(base.DBTestCase):
         self.assertEqual(404, resp.status, resp.text)
         self.assertIn('text/html', resp.headers['Content-Type'])
 
+    def test_a_too_long_identity_is_a_placement_error(self):
+        # noauth's 400 used to be keystonemiddleware's shape on Placement
+        # paths too, which the document (and upstream) never answer.
+        long_user = {'X-User-Id': 'u' * 256, 'X-Project-Id': 'p',
+                     'X-Roles': 'admin'}
+        for build, path in ((None, '/placement/traits'),
+                            (api_app.build_placement, '/traits')):
+            api = self.useFixture(blazar_fixtures.APIFixture(build))
+            resp = api.request('GET', path, headers=long_user)
+            self.assertEqual(400, resp.status, resp.text)
+            error = resp.json()['errors'][0]
+            self.assertIn('X-User-Id', error['detail'])
+            self.assertEqual('placement.undefined_code', error['code'])
+
 
 class TestConformanceMiddleware(base.TestCase):
     """The WSGI wrapper the gabbi tests run behind."""
