@@ -5,12 +5,15 @@ import sys
 
 # The package itself, for the oslo.config and oslo.policy extensions.
 sys.path.insert(0, os.path.abspath('../..'))
+# Local extensions: openapi_reference renders the OpenAPI documents.
+sys.path.insert(0, os.path.abspath('_exts'))
 
 extensions = [
     'oslo_config.sphinxext',
     'oslo_config.sphinxconfiggen',
     'oslo_policy.sphinxext',
     'oslo_policy.sphinxpolicygen',
+    'openapi_reference',
 ]
 
 # oslo_config.sphinxconfiggen: _static/blazar-ext.conf.sample

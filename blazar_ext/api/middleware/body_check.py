@@ -1,4 +1,5 @@
-"""Request bodies no API family can read: compressed, or not UTF-8.
+"""Request bodies no API family can read: compressed, not UTF-8, or a
+form WebOb cannot parse.
 
 Each is a 400 in the family's error shape and a one-line warning in the
 log, before any handler (or Pecan, which decodes bodies while routing)
@@ -20,12 +21,30 @@ LOG = logging.getLogger(__name__)
 Renderers = list[tuple[str, Callable]]
 
 _GZIP_MAGIC = b'\x1f\x8b'
+# Content types WebOb parses as a form when asked for request.params, as
+# Pecan's RestController does while routing (for a ``_method`` field).
+_FORMS = ('multipart/form-data', 'application/x-www-form-urlencoded')
+
+
+def form_problem(req: webob.Request) -> str | None:
+    """Why a form body (which no family reads) cannot even be parsed:
+    a multipart Content-Type without a valid boundary, for one."""
+    if req.content_type not in _FORMS:
+        return None
+    try:
+        req.POST
+    except (ValueError, TypeError, LookupError) as exc:
+        return ('The request body is not a valid %s form (%s); this '
+                'service reads JSON.'
+                % (req.content_type, exceptions.cut(str(exc), 80)))
+    return None
 
 
 def body_problem(req: webob.Request) -> str | None:
     """Why the request's body cannot be read as JSON text, if so."""
-    if not req.is_body_readable:
-        return None
+    problem = form_problem(req)
+    if problem or not req.is_body_readable:
+        return problem
     encoding = req.headers.get('Content-Encoding', '').strip()
     if encoding and encoding.lower() != 'identity':
         return ('The request body is encoded (Content-Encoding: %s); this '
