@@ -12,6 +12,7 @@ from prometheus_client import core
 
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import metrics as metrics_db
+from blazar_ext.db.api import outbox as outbox_api
 from blazar_ext import metrics
 from blazar_ext.plugins import loader
 
@@ -45,6 +46,10 @@ class StateCollector:
         up.add_metric([], 1)
         yield up
         yield from _state_families(state, timeutils.utcnow())
+
+
+# Every status is reported, zero included, so alerts need no absent().
+DELIVERY_STATUSES = outbox_api.OPEN + (outbox_api.DELIVERED, outbox_api.DEAD)
 
 
 def _own_resources() -> list:
@@ -93,6 +98,14 @@ def _state_families(state: dict, now: datetime.datetime):
     lag = max(0.0, (now - oldest).total_seconds()) if oldest else 0.0
     yield _gauge('event_loop_lag_seconds', 'How long the oldest overdue '
                  'lease event has been due.', [], [((), lag)])
+    yield _gauge('notifications_pending', 'Outbox events whose '
+                 'oslo.messaging notification is not sent yet (the backlog).',
+                 [], [((), state['notifications_pending'])])
+    yield _gauge('webhook_deliveries', 'Webhook deliveries, by status '
+                 '(PENDING and IN_PROGRESS: the backlog; DEAD: failed for '
+                 'good, in the dead letters).', ['status'],
+                 [((status,), state['deliveries'].get(status, 0))
+                  for status in DELIVERY_STATUSES])
 
 
 # Exposition

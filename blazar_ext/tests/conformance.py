@@ -22,6 +22,8 @@ from blazar_ext.api import openapi
 ALL_IN_ONE = (('/placement', 'blazar_ext.api.placement'),
               ('/v2', 'blazar_ext.api.metadefs'),
               ('/versions', None),
+              # Served beside the families, in none of them.
+              ('/metrics', None), ('/healthcheck', None),
               ('', 'blazar_ext.api.v1'))
 # None: served beside the family, not part of it (not checked).
 PLACEMENT_ALONE = (('/healthcheck', None), ('/metrics', None),

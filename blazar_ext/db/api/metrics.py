@@ -7,7 +7,9 @@ import datetime
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from blazar_ext.db.api import outbox as outbox_api
 from blazar_ext.db.models import lease as models
+from blazar_ext.db.models import outbox as outbox_models
 from blazar_ext.db import session as db_session
 from blazar_ext import states
 
@@ -84,6 +86,7 @@ def state(context, now: datetime.datetime | None = None,
             sa.select(sa.func.count(), sa.func.min(events.c.time))
             .where(events.c.status == states.Event.UNDONE,
                    events.c.time <= now)).one()
+        pending, deliveries = _outbox(session)
     return {'leases': {status or 'UNKNOWN': count
                        for status, count in by_status.items()},
             'degraded_leases': degraded or 0,
@@ -91,4 +94,21 @@ def state(context, now: datetime.datetime | None = None,
             'missing_resources': missing or 0,
             'reservable': reservable, 'reserved': reserved,
             'overdue_events': overdue or 0,
-            'oldest_overdue_event': oldest}
+            'oldest_overdue_event': oldest,
+            'notifications_pending': pending,
+            'deliveries': deliveries}
+
+
+def _outbox(session) -> tuple:
+    """(outbox events whose oslo.messaging notification is not sent
+    yet, {webhook delivery status: n})."""
+    outbox = outbox_models.OutboxEvent.__table__
+    deliveries = outbox_models.Delivery.__table__
+    pending = session.execute(
+        sa.select(sa.func.count()).select_from(outbox)
+        .where(outbox.c.notify_status.in_(outbox_api.OPEN))
+    ).scalar()
+    by_status = dict(session.execute(
+        sa.select(deliveries.c.status, sa.func.count())
+        .group_by(deliveries.c.status)).all())
+    return pending or 0, by_status

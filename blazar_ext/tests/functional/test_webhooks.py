@@ -151,6 +151,12 @@ class TestDeliveries(WebhookTestCase):
         self.assertEqual(3, len(found['attempt_log']))
         self.assertIn('timed out', found['last_error'])
         self.assertEqual(3, len(receiver.received))
+        # The dead letter in the metrics; no backlog left.
+        metrics = self.request('GET', '/metrics').text
+        self.assertIn('blazar_ext_webhook_deliveries{status="DEAD"} 1.0',
+                      metrics)
+        self.assertIn('blazar_ext_webhook_deliveries{status="PENDING"} 0.0',
+                      metrics)
 
     def test_backoff_waits_between_attempts(self):
         self.conf.set_override('retry_base', 60, group='notifications')
