@@ -226,10 +226,10 @@ class QuoteLease(command.ShowOne):
         start = parsed_args.start_date
         body = {'name': parsed_args.name,
                 'start_date': start if start == 'now' else
-                reservation._date(start),
-                'end_date': reservation._date(parsed_args.end_date),
+                reservation.lease_date(start),
+                'end_date': reservation.lease_date(parsed_args.end_date),
                 'reservations': [
-                    reservation._ReservationParser().parse(text)
+                    reservation.ReservationParser().parse(text)
                     for text in parsed_args.reservations]}
         _resp, answer = _manager(self.app).post('/leases/quote', body=body)
         return _show(answer['quote'])

@@ -37,7 +37,8 @@ def seconds(text: str) -> int:
     return int(match.group(1)) * UNITS[match.group(2) or 's']
 
 
-def _date(text: str) -> str:
+def lease_date(text: str) -> str:
+    """``text`` as a lease date (YYYY-MM-DD HH:MM, UTC), checked."""
     try:
         return datetime.datetime.strptime(text, DATE_FORMAT).strftime(
             DATE_FORMAT)
@@ -46,7 +47,7 @@ def _date(text: str) -> str:
             'invalid date %r: YYYY-MM-DD HH:MM (UTC)' % text)
 
 
-class _ReservationParser:
+class ReservationParser:
     """python-blazarclient's own --reservation parsing."""
 
     log = logging.getLogger(__name__)
@@ -94,14 +95,14 @@ def _add_search_arguments(parser, within: bool = True) -> None:
 
 
 def _search_body(parsed_args) -> dict:
-    body = {'reservations': [_ReservationParser().parse(text)
+    body = {'reservations': [ReservationParser().parse(text)
                              for text in parsed_args.reservations]}
     for name in ('duration', 'min_duration', 'max_duration'):
         value = getattr(parsed_args, name)
         if value is not None:
             body[name] = seconds(value)
     if parsed_args.not_before:
-        body['not_before'] = _date(parsed_args.not_before)
+        body['not_before'] = lease_date(parsed_args.not_before)
     within = getattr(parsed_args, 'within', None)
     if parsed_args.not_after and within:
         raise exceptions.CommandError(
@@ -110,7 +111,7 @@ def _search_body(parsed_args) -> dict:
         body['not_after'] = (datetime.datetime.utcnow() + datetime.timedelta(
             seconds=seconds(within))).strftime(DATE_FORMAT)
     elif parsed_args.not_after:
-        body['not_after'] = _date(parsed_args.not_after)
+        body['not_after'] = lease_date(parsed_args.not_after)
     else:
         raise exceptions.CommandError('--not-after or --within is required')
     return body
