@@ -1,59 +1,23 @@
 """blazar_ext's own OpenStackClient commands (blazar_ext.cli.reservation)
 run as the real ``openstack`` executable against a real HTTP server:
 ``reservation slot find``, ``reservation slot book`` and ``reservation
-lease extension show``, beside python-blazarclient's commands.
+lease extension show``, beside python-blazarclient's commands
+(tests/functional/cli.py says how, and how to run another ``openstack``)."""
 
-$BLAZAR_EXT_OPENSTACK names another ``openstack`` to run, as
-tools/slot-cli-venv.sh does with a fresh virtualenv's."""
-
-import datetime
 import json
-import os
-import subprocess
-import sys
-
-from oslo_utils import timeutils
 
 from blazar_ext.tests import base
-from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import cli
 
-# The executable of this environment, or of a fresh virtualenv with the
-# project and python-openstackclient installed (tools/slot-cli-venv.sh).
-OPENSTACK = os.environ.get(
-    'BLAZAR_EXT_OPENSTACK',
-    os.path.join(os.path.dirname(sys.executable), 'openstack'))
-FMT = '%Y-%m-%d %H:%M'
 HOST = 'resource_type=physical:host,min=1,max=1'
 
 
-class TestSlotCommands(base.APITestCase):
+class TestSlotCommands(cli.ReservationCommands, base.APITestCase):
 
     def setUp(self):
         super().setUp()
-        if not os.path.exists(OPENSTACK):
-            self.skipTest('python-openstackclient is not installed')
         self.conf.set_override('event_interval', 3600, group='manager')
-        self.server = self.useFixture(fixtures.RealServerFixture())
-        self.t0 = (timeutils.utcnow().replace(second=0, microsecond=0)
-                   + datetime.timedelta(hours=1))
-
-    def at(self, hours: int) -> str:
-        return (self.t0 + datetime.timedelta(hours=hours)).strftime(FMT)
-
-    def openstack(self, *args: str, ok: bool = True):
-        cmd = [OPENSTACK, '--os-auth-type', 'admin_token',
-               '--os-endpoint', self.server.endpoint + '/v1',
-               '--os-token', 'admin', 'reservation'] + list(args)
-        env = dict(os.environ, HOME=self.useFixture(
-            fixtures.fixtures.TempDir()).path)
-        env.pop('OS_CLOUD', None)
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=120, env=env)
-        if ok:
-            self.assertEqual(0, proc.returncode,
-                             'stdout: %s\nstderr: %s'
-                             % (proc.stdout, proc.stderr))
-        return proc
+        self.start_server()
 
     def test_find_book_and_extension(self):
         self.assertEqual(201, self.request('POST', '/v1/os-hosts', {

@@ -1,53 +1,19 @@
 """blazar_ext's budget, rate and quote commands (blazar_ext.cli.budget) run
 as the real ``openstack`` executable against a real HTTP server."""
 
-import datetime
-import json
-import os
-import subprocess
-import sys
-
-from oslo_utils import timeutils
-
-from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional.budgets import base
+from blazar_ext.tests.functional import cli
 
-OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
-FMT = '%Y-%m-%d %H:%M'
 HOST = 'resource_type=physical:host,min=1,max=3'
 GPU_RATE = ('{"resource_type": "physical:host", '
             '"properties": ["==", "$gpu", "true"], "credits_per_hour": 4}')
 
 
-class TestBudgetCommands(base.BudgetTestCase):
+class TestBudgetCommands(cli.ReservationCommands, base.BudgetTestCase):
 
     def setUp(self):
         super().setUp()
-        if not os.path.exists(OPENSTACK):
-            self.skipTest('python-openstackclient is not installed')
-        self.server = self.useFixture(fixtures.RealServerFixture())
-        self.t0 = (timeutils.utcnow().replace(second=0, microsecond=0)
-                   + datetime.timedelta(hours=1))
-
-    def at(self, hours: int) -> str:
-        return (self.t0 + datetime.timedelta(hours=hours)).strftime(FMT)
-
-    def openstack(self, *args: str, ok: bool = True):
-        cmd = [OPENSTACK, '--os-auth-type', 'admin_token',
-               '--os-endpoint', self.server.endpoint + '/v1',
-               '--os-token', 'admin', 'reservation'] + list(args)
-        env = dict(os.environ, HOME=self.useFixture(
-            fixtures.fixtures.TempDir()).path)
-        env.pop('OS_CLOUD', None)
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=120, env=env)
-        self.assertEqual(ok, proc.returncode == 0,
-                         'stdout: %s\nstderr: %s' % (proc.stdout,
-                                                     proc.stderr))
-        return proc
-
-    def json(self, *args: str):
-        return json.loads(self.openstack(*args, '-f', 'json').stdout)
+        self.start_server()
 
     def test_budget_lifecycle(self):
         created = self.json('budget', 'create', '--project', 'p1',
