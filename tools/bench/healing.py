@@ -20,6 +20,7 @@ back on the host.
 import argparse
 import datetime
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -125,6 +126,7 @@ def run(hosts: int, per_host: int, affected: int, rounds: int) -> int:
                  min(times) * 1000, max(times) * 1000, rounds))
     finally:
         restore()
+        shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

@@ -20,6 +20,7 @@ load on a shared machine does not inflate as it does the wall time.
 import argparse
 import datetime
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -169,6 +170,7 @@ def run(hosts: int, per_host: int, leases: int) -> dict:
         restore()
         CONF.reset()
         CONF.clear_override('connection', group='database')
+        shutil.rmtree(tmp, ignore_errors=True)
     return {'hosts': hosts, 'existing': existing, 'load_s': load_s,
             'api_ms': lease_create.median_ms(api_times),
             'manager_ms': lease_create.median_ms(manager_times),

@@ -23,6 +23,7 @@ import argparse
 import datetime
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -223,6 +224,7 @@ def run(hosts: int, per_host: int, leases: int, lists: int,
         restore()
         CONF.reset()
         CONF.clear_override('connection', group='database')
+        shutil.rmtree(tmp, ignore_errors=True)
     return {'hosts': hosts, 'existing_reservations': existing,
             'load_s': load_s, 'create_ms': median_ms(create_times),
             'create_status': status,

@@ -32,6 +32,7 @@ import cProfile
 import datetime
 import os
 import pstats
+import shutil
 import statistics
 import sys
 import tempfile
@@ -165,6 +166,7 @@ def run(args) -> int:
                  elapsed, cpu, moved, unmovable))
     finally:
         restore()
+        shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
