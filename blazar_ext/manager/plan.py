@@ -116,7 +116,8 @@ def _seconds(values: dict, field: str, maximum: datetime.timedelta
         raise exceptions.Invalid(
             reason='%s must be a positive number of seconds, got %r'
                    % (field, value))
-    if datetime.timedelta(seconds=value) > maximum:
+    # Compared as numbers: a huge value has no timedelta.
+    if value > maximum.total_seconds():
         raise exceptions.Invalid(
             reason='%s may be at most %d seconds ([plan] max_window_days '
                    '= %d), got %d' % (field, maximum.total_seconds(),

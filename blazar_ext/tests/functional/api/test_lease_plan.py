@@ -202,6 +202,10 @@ class TestLeasePlan(PlanTestCase):
             ({'duration': 0}, 'duration must be a positive'),
             ({'duration': -5}, 'duration must be a positive'),
             ({'duration': 31 * 86400}, 'duration may be at most'),
+            # Past what a timedelta holds (schemathesis found a 500).
+            ({'duration': 10 ** 15}, 'duration may be at most'),
+            ({'min_duration': 10 ** 15, 'max_duration': 10 ** 16},
+             'min_duration may be at most'),
             ({'not_after': self.at(-1)}, 'must be later than not_before'),
             ({'not_after': self.at(24 * 40)}, 'at most 30 days'),
             ({'reservations': []}, 'at least one reservation'),
