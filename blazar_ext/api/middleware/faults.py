@@ -26,10 +26,19 @@ class JsonErrors:
 
     def __call__(self, environ, start_response):
         req = webob.Request(environ)
+        message = None
         try:
             resp = req.get_response(self.app)
         except Exception as exc:
-            if database_unreachable(exc):
+            if value_out_of_range(exc):
+                # Checked before it reached the database everywhere we
+                # know of; this is the net for what a schema missed.
+                LOG.warning('Value out of range for %s %s: %s',
+                            req.method, req.path, first_line(exc))
+                resp = webob.Response(status=400)
+                message = ('A value in the request is too long or out of '
+                           'range for what the service can store.')
+            elif database_unreachable(exc):
                 # Expected while the database restarts: one line, no
                 # traceback per request.
                 LOG.warning('Database unreachable for %s %s: %s',
@@ -41,7 +50,7 @@ class JsonErrors:
                 resp = webob.Response(status=500)
         if resp.status_int >= 400 and not (
                 resp.content_type or '').endswith('json'):
-            message = message_for(resp.status_int)
+            message = message or message_for(resp.status_int)
             content_type, body = self.render(
                 resp.status_int, resp.status.split(' ', 1)[-1], message,
                 environ.get('openstack.request_id'))
@@ -57,6 +66,14 @@ def database_unreachable(exc: Exception) -> bool:
     the request may be tried again once oslo.db has reconnected."""
     return (isinstance(exc, db_exc.DBConnectionError) or
             getattr(exc, 'exc_type', None) == 'DBConnectionError')
+
+
+def value_out_of_range(exc: Exception) -> bool:
+    """The database refused a value as too long or out of range for its
+    column (MySQL's strict mode: SQLite stores it anyway), in this
+    process or in the manager: the request's fault, a 400."""
+    return (isinstance(exc, db_exc.DBDataError) or
+            getattr(exc, 'exc_type', None) == 'DBDataError')
 
 
 def first_line(exc: Exception) -> str:

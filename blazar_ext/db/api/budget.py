@@ -20,6 +20,9 @@ from blazar_ext.db.models import budget as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
+# The most a budget holds (the API's limit for an amount; the column
+# holds 10**16).
+MAX_CREDITS = 10 ** 15
 PERIODS = ('daily', 'weekly', 'monthly')
 CHARGE = 'charge'
 REFUND = 'refund'
@@ -142,6 +145,11 @@ def budget_adjust(context, budget_id: str, amount: decimal.Decimal,
                 reason='budget %s has %s credits; taking %s away would '
                        'leave fewer than 0' % (budget_id, row.credits,
                                                -amount))
+        if row.credits + amount > MAX_CREDITS:
+            raise exceptions.Invalid(
+                reason='budget %s has %s credits; adding %s would make '
+                       'more than %d' % (budget_id, row.credits, amount,
+                                         MAX_CREDITS))
         row.credits = row.credits + amount
         session.flush()
         _entry(session, row, ADJUST, amount, reason=reason)

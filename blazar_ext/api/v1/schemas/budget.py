@@ -11,7 +11,7 @@ CREATE = {
         'project_id': _ID,
         'user_id': {'type': ['string', 'null'], 'maxLength': 255},
         'credits': {'type': 'number', 'minimum': 0,
-                    'maximum': 1e15},
+                    'maximum': budget_api.MAX_CREDITS},
         'period': {'enum': list(budget_api.PERIODS) + [None]},
         'reason': _REASON,
     },
@@ -22,7 +22,8 @@ CREATE = {
 ADJUST = {
     'type': 'object',
     'properties': {
-        'amount': {'type': 'number', 'minimum': -1e15, 'maximum': 1e15,
+        'amount': {'type': 'number', 'minimum': -budget_api.MAX_CREDITS,
+                   'maximum': budget_api.MAX_CREDITS,
                    'not': {'const': 0}},
         'reason': _REASON,
     },

@@ -26,7 +26,9 @@ _TEXT = {'type': 'string', 'maxLength': 255}
 CREATE = {
     'type': 'object',
     'properties': {
-        'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+        # A host is also a Placement resource provider of the same name,
+        # whose names Placement caps at 200 characters.
+        'name': {'type': 'string', 'minLength': 1, 'maxLength': 200,
                  'pattern': r'^\S(.*\S)?$'},
         'vcpus': _NON_NEGATIVE_INT,
         'memory_mb': _NON_NEGATIVE_INT,

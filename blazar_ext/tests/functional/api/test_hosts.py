@@ -76,6 +76,13 @@ class TestHosts(base.APITestCase):
         resp = self.request('POST', '/v1/os-hosts', raw=b'{not json')
         self.assertEqual(400, resp.status)
         self.assertIn('not valid JSON', resp.json()['error_message'])
+        # A host is a Placement provider of the same name too: up to 200
+        # characters (a longer one was a 500 on MariaDB).
+        resp = self.request('POST', '/v1/os-hosts', {'name': 'h' * 201})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('is too long', resp.json()['error_message'])
+        resp = self.request('POST', '/v1/os-hosts', {'name': 'h' * 200})
+        self.assertEqual(201, resp.status, resp.text)
 
     def test_update_rejects_host_columns(self):
         host = self._create()
