@@ -58,13 +58,18 @@ class ListBudgets(command.Lister):
                                 for b in answer['budgets']]
 
 
-class _OneBudget(command.ShowOne):
+class _NamesBudget:
+    """A command whose first argument names one budget."""
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('budget', metavar='<budget>',
                             help='ID of the budget, or ID of its project.')
         return parser
+
+
+class _OneBudget(_NamesBudget, command.ShowOne):
+    """Shows one budget."""
 
 
 class ShowBudget(_OneBudget):
@@ -123,28 +128,16 @@ class AdjustBudget(_OneBudget):
         return _show(answer['budget'])
 
 
-class DeleteBudget(command.Command):
+class DeleteBudget(_NamesBudget, command.Command):
     """Delete a budget (admin)."""
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('budget', metavar='<budget>',
-                            help='ID of the budget, or ID of its project.')
-        return parser
 
     def take_action(self, parsed_args):
         budget_id = _budget_id(self.app, parsed_args.budget)
         _manager(self.app).delete('/budgets/%s' % budget_id)
 
 
-class ShowLedger(command.Lister):
+class ShowLedger(_NamesBudget, command.Lister):
     """List a budget's ledger: every charge, refund and adjustment."""
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('budget', metavar='<budget>',
-                            help='ID of the budget, or ID of its project.')
-        return parser
 
     def take_action(self, parsed_args):
         budget_id = _budget_id(self.app, parsed_args.budget)
