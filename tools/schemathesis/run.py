@@ -286,8 +286,12 @@ def run_family(args, family: str, location: str, base: str,
                 timeout=seconds + 120).returncode
         except subprocess.TimeoutExpired:
             status = 'timeout'
-    with open(log) as out:
-        sys.stdout.write(out.read())
+    if status != 0 or args.verbose:
+        # schemathesis' own report ends in a pytest-style line ("N warnings
+        # in Ns") that log readers take for a test run of its own; it is
+        # echoed only when it explains a failure, or when asked for.
+        with open(log) as out:
+            sys.stdout.write(out.read())
     return status, _counts(report)
 
 
@@ -317,6 +321,9 @@ def main(argv=None) -> int:
     parser.add_argument('--allow-missing', action='store_true',
                         help='a family serving no document is skipped, '
                              'not a failure')
+    parser.add_argument('--verbose', action='store_true',
+                        help="echo schemathesis' own report of each family "
+                             '(always echoed when it fails)')
     parser.add_argument('--keep', action='store_true',
                         help='keep the work directory (logs, reports)')
     args = parser.parse_args(argv)
