@@ -22,11 +22,11 @@ from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import cli
 from blazar_ext.tests.functional import upstream_blazar
 from blazar_ext.tests import summaries
 
 MANAGE = os.path.join(os.path.dirname(sys.executable), 'blazar-ext-manage')
-OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
 
 H1 = '5d0d7cfa-2a5b-4f49-9ad4-6d0c3e0b7a11'
 H2 = '2'  # hosts of old Blazars were numbered
@@ -270,7 +270,7 @@ def fill(url: str, rows: list) -> None:
         engine.dispose()
 
 
-class _ImportMixin:
+class _ImportMixin(cli.ReservationCommands):
     DIALECT = None
 
     def setUp(self):
@@ -580,20 +580,8 @@ class _ImportMixin:
             [tuple(row) for row in slots])
 
     def _check_with_blazarclient(self):
-        server = self.useFixture(fixtures.RealServerFixture())
-
-        def openstack(*args):
-            env = dict(os.environ, HOME=self.useFixture(
-                fixtures.fixtures.TempDir()).path)
-            env.pop('OS_CLOUD', None)
-            proc = subprocess.run(
-                [OPENSTACK, '--os-auth-type', 'admin_token',
-                 '--os-endpoint', server.endpoint + '/v1', '--os-token',
-                 'admin', 'reservation'] + list(args) + ['-f', 'json'],
-                capture_output=True, text=True, timeout=120, env=env)
-            self.assertEqual(0, proc.returncode, proc.stderr)
-            return json.loads(proc.stdout)
-
+        self.start_server()
+        openstack = self.json
         hosts = {h['id']: h['hypervisor_hostname']
                  for h in openstack('host', 'list')}
         self.assertEqual({H1: 'compute-1', H2: 'compute-2',

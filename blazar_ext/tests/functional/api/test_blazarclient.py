@@ -7,9 +7,6 @@ in token-endpoint mode (noauth: the token "admin" is an admin).
 
 import datetime
 import json
-import os
-import subprocess
-import sys
 
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
@@ -17,35 +14,15 @@ from oslo_utils import uuidutils
 from blazar_ext import context
 from blazar_ext.db.api import host as host_api
 from blazar_ext.tests import base
-from blazar_ext.tests import fixtures
-
-OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
-FMT = '%Y-%m-%d %H:%M'
+from blazar_ext.tests.functional import cli
 
 
-class TestBlazarClientLeases(base.APITestCase):
+class TestBlazarClientLeases(cli.ReservationCommands, base.APITestCase):
 
     def setUp(self):
         super().setUp()
-        if not os.path.exists(OPENSTACK):
-            self.skipTest('python-openstackclient is not installed')
         self.conf.set_override('event_interval', 3600, group='manager')
-        self.server = self.useFixture(fixtures.RealServerFixture())
-
-    def openstack(self, *args: str, ok: bool = True):
-        cmd = [OPENSTACK, '--os-auth-type', 'admin_token',
-               '--os-endpoint', self.server.endpoint + '/v1',
-               '--os-token', 'admin', 'reservation'] + list(args)
-        env = dict(os.environ, HOME=self.useFixture(
-            fixtures.fixtures.TempDir()).path)
-        env.pop('OS_CLOUD', None)
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=120, env=env)
-        if ok:
-            self.assertEqual(0, proc.returncode,
-                             'stdout: %s\nstderr: %s'
-                             % (proc.stdout, proc.stderr))
-        return proc
+        self.start_server()
 
     def test_lease_create_show_list_update_delete(self):
         for i in range(2):
@@ -58,8 +35,8 @@ class TestBlazarClientLeases(base.APITestCase):
             'lease', 'create', '--reservation',
             'resource_type=physical:host,min=1,max=2,'
             'resource_properties=["==", "$gpu", "true"]',
-            '--start-date', start.strftime(FMT),
-            '--end-date', end.strftime(FMT), '-f', 'json', 'my-lease')
+            '--start-date', start.strftime(cli.FMT),
+            '--end-date', end.strftime(cli.FMT), '-f', 'json', 'my-lease')
         # "Created a new lease:" precedes the JSON document.
         lease = json.loads(proc.stdout[proc.stdout.index('{'):])
         self.assertEqual('my-lease', lease['name'])
@@ -84,8 +61,8 @@ class TestBlazarClientLeases(base.APITestCase):
         proc = self.openstack(
             'lease', 'create', '--reservation',
             'resource_type=physical:host,min=3,max=3',
-            '--start-date', start.strftime(FMT),
-            '--end-date', end.strftime(FMT), 'too-big', ok=False)
+            '--start-date', start.strftime(cli.FMT),
+            '--end-date', end.strftime(cli.FMT), 'too-big', ok=False)
         self.assertNotEqual(0, proc.returncode)
         self.assertIn('at least 3 host', proc.stderr)
 
@@ -112,8 +89,8 @@ class TestBlazarClientLeases(base.APITestCase):
             'lease', 'create', '--reservation',
             'resource_type=virtual:instance,vcpus=2,memory_mb=4096,'
             'disk_gb=20,amount=3,affinity=False',
-            '--start-date', start.strftime(FMT),
-            '--end-date', end.strftime(FMT), '-f', 'json', 'vm-lease')
+            '--start-date', start.strftime(cli.FMT),
+            '--end-date', end.strftime(cli.FMT), '-f', 'json', 'vm-lease')
         lease = json.loads(proc.stdout[proc.stdout.index('{'):])
         lease_id = lease['id']
         shown = self.request('GET', '/v1/leases/%s' % lease_id).json()[
@@ -136,8 +113,8 @@ class TestBlazarClientLeases(base.APITestCase):
             'lease', 'create', '--reservation',
             'resource_type=virtual:instance,vcpus=4,memory_mb=1024,'
             'disk_gb=1,amount=2',
-            '--start-date', start.strftime(FMT),
-            '--end-date', end.strftime(FMT), 'too-big', ok=False)
+            '--start-date', start.strftime(cli.FMT),
+            '--end-date', end.strftime(cli.FMT), 'too-big', ok=False)
         self.assertNotEqual(0, proc.returncode)
         self.assertIn('VCPU (8 needed, 4 free)', proc.stderr)
 
@@ -235,8 +212,8 @@ class TestBlazarClientLeases(base.APITestCase):
             'lease', 'create', '--reservation',
             'resource_type=physical:host,min=1,max=2,'
             'resource_properties=["not", ["==", "$traits", "CUSTOM_GPU"]]',
-            '--start-date', start.strftime(FMT),
-            '--end-date', end.strftime(FMT), '-f', 'json', 'no-gpu')
+            '--start-date', start.strftime(cli.FMT),
+            '--end-date', end.strftime(cli.FMT), '-f', 'json', 'no-gpu')
         lease = json.loads(proc.stdout[proc.stdout.index('{'):])
         allocations = self.request(
             'GET', '/v1/os-hosts/allocations?lease_id=%s'
@@ -256,8 +233,8 @@ class TestBlazarClientLeases(base.APITestCase):
         proc = self.openstack(
             'lease', 'create', '--reservation',
             'resource_type=physical:host,min=1,max=1',
-            '--start-date', start.strftime(FMT),
-            '--end-date', end.strftime(FMT), '-f', 'json', 'one')
+            '--start-date', start.strftime(cli.FMT),
+            '--end-date', end.strftime(cli.FMT), '-f', 'json', 'one')
         lease = json.loads(proc.stdout[proc.stdout.index('{'):])
         hosts = {h['hypervisor_hostname']: h['id'] for h in self.request(
             'GET', '/v1/os-hosts').json()['hosts']}

@@ -3,7 +3,6 @@ through the API (PUT /v1/os-hosts/{id}), blazar-ext-manage and
 python-blazarclient."""
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -16,9 +15,9 @@ from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import cli
 
 host_reservation = base.host_reservation
-OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
 NET = 'public-net'
 
 
@@ -130,26 +129,12 @@ class TestManageCommand(base.HostServiceTestCase):
         self.assertIn('--reason', proc.stdout)
 
 
-class TestBlazarClient(base.HostServiceTestCase):
+class TestBlazarClient(cli.ReservationCommands, base.HostServiceTestCase):
     """``openstack reservation host set --extra reservable=false``."""
 
     def setUp(self):
         super().setUp()
-        if not os.path.exists(OPENSTACK):
-            self.skipTest('python-openstackclient is not installed')
-        self.server = self.useFixture(fixtures.RealServerFixture())
-
-    def openstack(self, *args: str) -> str:
-        cmd = [OPENSTACK, '--os-auth-type', 'admin_token',
-               '--os-endpoint', self.server.endpoint + '/v1',
-               '--os-token', 'admin', 'reservation'] + list(args)
-        env = dict(os.environ, HOME=self.useFixture(
-            fixtures.fixtures.TempDir()).path)
-        env.pop('OS_CLOUD', None)
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=120, env=env)
-        self.assertEqual(0, proc.returncode, proc.stderr)
-        return proc.stdout
+        self.start_server()
 
     def test_host_set_reservable_false_and_back(self):
         self.add_host('node-1')
@@ -159,15 +144,13 @@ class TestBlazarClient(base.HostServiceTestCase):
         name = self.host({'id': held})['hypervisor_hostname']
         self.openstack('host', 'set', '--extra', 'reservable=false',
                        '--extra', 'reservable_reason=fan failure', name)
-        shown = json.loads(self.openstack('host', 'show', name, '-f',
-                                          'json'))
+        shown = self.json('host', 'show', name)
         self.assertFalse(shown['reservable'])
         self.assertEqual('fan failure', shown['reservable_reason'])
         # Healed onto the other host.
         self.assertNotEqual([held], self.allocated_hosts(lease['id']))
         self.openstack('host', 'set', '--extra', 'reservable=true', name)
-        shown = json.loads(self.openstack('host', 'show', name, '-f',
-                                          'json'))
+        shown = self.json('host', 'show', name)
         self.assertTrue(shown['reservable'])
 
 

@@ -5,15 +5,13 @@ Covers /v1/{resource_type}/properties (the spec's routes) and
 every response, and the policy defaults and their override.
 """
 
-import json
 import os
-import subprocess
-import sys
 
 import yaml
 
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
+from blazar_ext.tests.functional import cli
 
 HOST_PROPS = '/v1/physical:host/properties'
 OSHOSTS_PROPS = '/v1/os-hosts/properties'
@@ -387,51 +385,30 @@ class TestOsHostsProperties(PropertiesTestCase):
         self.assertEqual(200, resp.status)
 
 
-class TestClient(PropertiesTestCase):
+class TestClient(cli.ReservationCommands, PropertiesTestCase):
     """python-blazarclient's commands against a real HTTP server."""
 
     def setUp(self):
         super().setUp()
-        self.server = self.useFixture(fixtures.RealServerFixture())
+        self.start_server()
         self._host('h1', gpu='true', rack='r1')
         self._host('h2', gpu='false', rack='r2')
 
-    def _openstack(self, *args) -> str:
-        openstack = os.path.join(os.path.dirname(sys.executable),
-                                 'openstack')
-        cmd = [openstack, '--os-auth-type', 'admin_token',
-               '--os-endpoint', self.server.endpoint + '/v1',
-               '--os-token', 'admin', 'reservation', 'host',
-               'property'] + list(args)
-        result = subprocess.run(cmd, capture_output=True, text=True,
-                                timeout=120)
-        self.assertEqual(0, result.returncode,
-                         'stdout: %s\nstderr: %s' % (result.stdout,
-                                                     result.stderr))
-        return result.stdout
-
     def test_list_show_set(self):
-        self.assertEqual([], json.loads(
-            self._openstack('list', '--detail', '-f', 'json')))
+        prop = ('host', 'property')
+        self.assertEqual([], self.json(*prop, 'list', '--detail'))
         # The README's words: a new capability is private, so even an
         # admin's show says it does not exist until it is published.
-        cmd = [os.path.join(os.path.dirname(sys.executable), 'openstack'),
-               '--os-auth-type', 'admin_token', '--os-endpoint',
-               self.server.endpoint + '/v1', '--os-token', 'admin',
-               'reservation', 'host', 'property', 'show', 'gpu']
-        result = subprocess.run(cmd, capture_output=True, text=True,
-                                timeout=120)
-        self.assertNotEqual(0, result.returncode)
+        result = self.openstack(*prop, 'show', 'gpu', ok=False)
         self.assertIn('The resource property does not exist', result.stderr)
-        out = self._openstack('set', 'gpu', '--public')
+        out = self.openstack(*prop, 'set', 'gpu', '--public').stdout
         self.assertIn('Updated host property: gpu', out)
-        listed = json.loads(self._openstack('list', '--detail', '-f',
-                                            'json'))
+        listed = self.json(*prop, 'list', '--detail')
         self.assertEqual([{'property': 'gpu', 'private': False,
                            'property_values': ['false', 'true']}], listed)
-        shown = json.loads(self._openstack('show', 'gpu', '-f', 'json'))
+        shown = self.json(*prop, 'show', 'gpu')
         self.assertEqual('gpu', shown['property'])
         self.assertFalse(shown['private'])
-        self._openstack('set', 'gpu', '--private')
-        listed = json.loads(self._openstack('list', '--all', '-f', 'json'))
+        self.openstack(*prop, 'set', 'gpu', '--private')
+        listed = self.json(*prop, 'list', '--all')
         self.assertIn({'property': 'gpu', 'private': True}, listed)
