@@ -1,11 +1,15 @@
 """Base test cases, and the helpers of the lease tests."""
 
+import contextlib
 import datetime
+import threading
+import typing
 
 import fixtures
 from oslo_utils import timeutils
 from oslotest import base
 
+from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests import summaries
 
@@ -61,6 +65,29 @@ def host_reservation(**values) -> dict:
     return spec
 
 
+def run_together(calls: typing.Sequence[typing.Callable[[], object]]
+                 ) -> list:
+    """Run the calls in threads released at once; what each returned or
+    the exception it raised, in the calls' order."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list = [None] * len(calls)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        try:
+            outcomes[index] = calls[index]()
+        except Exception as exc:  # noqa: B902 - the outcome, asserted
+            outcomes[index] = exc
+
+    threads = [threading.Thread(target=run, args=(i,))
+               for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
 class LeaseTestCase(APITestCase):
     """With helpers to register hosts, create leases and run events."""
 
@@ -102,6 +129,24 @@ class LeaseTestCase(APITestCase):
         self.assertEqual(200, resp.status, resp.text)
         return sorted(a['resource_id'] for a in resp.json()['allocations']
                       if a['reservations'])
+
+    def without_process_lock(self) -> None:
+        """Only the database's row locks and the locked re-check keep
+        creates apart, as between two manager processes."""
+        self.useFixture(fixtures.MockPatchObject(
+            allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
+
+    def race_creates(self, bodies: list,
+                     make_context: typing.Callable[[], object]) -> list:
+        """The leases of ``bodies`` created through the manager at once,
+        each with a context of its own; the sorted outcomes: 'created' or
+        the class name of the exception raised."""
+        leases = self.manager.service.endpoint.leases
+        outcomes = run_together([
+            lambda body=body: leases.create_lease(make_context(), body)
+            for body in bodies])
+        return sorted(type(o).__name__ if isinstance(o, Exception)
+                      else 'created' for o in outcomes)
 
     def run_events(self, minutes: float = 0) -> list:
         now = timeutils.utcnow() + datetime.timedelta(minutes=minutes)

@@ -8,7 +8,6 @@ Skipped with the reason when a database or RabbitMQ does not answer
 """
 
 import collections
-import contextlib
 import datetime
 import re
 import threading
@@ -20,7 +19,6 @@ import requests
 import sqlalchemy as sa
 
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import host_service
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.tests import base as blazar_base
@@ -62,8 +60,7 @@ class _RowLocksOnly:
     manager processes."""
 
     def test_concurrent_healing_and_creates(self):
-        self.useFixture(fixtures.MockPatchObject(
-            allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
+        self.without_process_lock()
         for i in range(8):
             self.add_host('h%d' % i)
         # Six leases one after the other, all on the first host.

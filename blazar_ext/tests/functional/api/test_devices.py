@@ -3,9 +3,7 @@
 service and healing, and concurrent creates for the last device; on
 SQLite, then on MariaDB/MySQL and PostgreSQL."""
 
-import contextlib
 import datetime
-import threading
 import urllib.parse
 
 from oslo_utils import timeutils
@@ -13,11 +11,9 @@ import sqlalchemy as sa
 
 from blazar_ext.api import metrics as api_metrics
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import metrics as metrics_db
 from blazar_ext.db.models import device as device_models
 from blazar_ext.tests import base
-from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
 
 PLUGINS = ['physical.host.plugin', 'virtual.floatingip.plugin',
@@ -347,38 +343,16 @@ class _ConcurrentCreates:
             # Only the database's row locks and the locked re-check keep
             # the device single-booked, as between two manager processes
             # (SQLite has no row locks: the process lock does it there).
-            self.useFixture(fixtures.fixtures.MockPatchObject(
-                allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
+            self.without_process_lock()
         self.add_device('edge-1')
-        leases = self.manager.service.endpoint.leases
         start, end = base.lease_date(60), base.lease_date(120)
-        outcomes = []
-        lock = threading.Lock()
-        barrier = threading.Barrier(2)
-
-        def create(i):
-            context = blazar_context.RequestContext(
+        outcomes = self.race_creates(
+            [{'name': 'c%d' % i, 'start_date': start, 'end_date': end,
+              'reservations': [device_reservation()]} for i in range(2)],
+            lambda: blazar_context.RequestContext(
                 is_admin=True, roles=['admin'], project_id='p',
-                user_id='u')
-            barrier.wait()
-            try:
-                leases.create_lease(context, {
-                    'name': 'c%d' % i, 'start_date': start,
-                    'end_date': end,
-                    'reservations': [device_reservation()]})
-                outcome = 'created'
-            except Exception as exc:  # noqa: B902 - recorded, asserted
-                outcome = type(exc).__name__
-            with lock:
-                outcomes.append(outcome)
-
-        threads = [threading.Thread(target=create, args=(i,))
-                   for i in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        self.assertEqual(['NotEnoughResources', 'created'], sorted(outcomes))
+                user_id='u'))
+        self.assertEqual(['NotEnoughResources', 'created'], outcomes)
         with self.db.engine.connect() as conn:
             self.assertEqual(1, conn.scalar(
                 sa.select(sa.func.count()).select_from(

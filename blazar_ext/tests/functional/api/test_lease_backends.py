@@ -9,16 +9,12 @@ and correlated EXISTS), the event claims and the concurrent creates on the
 real databases.
 """
 
-import contextlib
-import threading
 
 import sqlalchemy as sa
 
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.tests import base
-from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
 
 
@@ -31,39 +27,19 @@ class _RowLocksOnly:
     as between two manager processes."""
 
     def test_row_locks_prevent_double_booking(self):
-        self.useFixture(fixtures.fixtures.MockPatchObject(
-            allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
+        self.without_process_lock()
         for i in range(3):
             self.add_host('h%d' % i)
-        leases = self.manager.service.endpoint.leases
-        start = base.lease_date(60)
-        end = base.lease_date(120)
-        outcomes = []
-        lock = threading.Lock()
-
-        def create(i):
-            context = blazar_context.RequestContext(
+        start, end = base.lease_date(60), base.lease_date(120)
+        outcomes = self.race_creates(
+            [{'name': 'c%d' % i, 'start_date': start, 'end_date': end,
+              'reservations': [base.host_reservation()]}
+             for i in range(10)],
+            lambda: blazar_context.RequestContext(
                 is_admin=True, roles=['admin'], project_id='p',
-                user_id='u')
-            try:
-                leases.create_lease(context, {
-                    'name': 'c%d' % i, 'start_date': start,
-                    'end_date': end,
-                    'reservations': [base.host_reservation()]})
-                outcome = 'created'
-            except Exception as exc:  # noqa: B902 - recorded, asserted
-                outcome = type(exc).__name__
-            with lock:
-                outcomes.append(outcome)
-
-        threads = [threading.Thread(target=create, args=(i,))
-                   for i in range(10)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+                user_id='u'))
         self.assertEqual(['NotEnoughResources'] * 7 + ['created'] * 3,
-                         sorted(outcomes))
+                         outcomes)
         with self.db.engine.connect() as conn:
             hosts = list(conn.scalars(sa.select(
                 lease_models.ComputeHostAllocation.compute_host_id)))

@@ -3,7 +3,6 @@
 and the manager's extension past the horizon; on SQLite, MariaDB and
 PostgreSQL."""
 
-import contextlib
 import datetime
 import threading
 import zoneinfo
@@ -13,13 +12,11 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import lease_series as series_api
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db.models import series as series_models
 from blazar_ext import exceptions
 from blazar_ext.tests import base
-from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
 
 FMT = base.FMT
@@ -408,8 +405,7 @@ class _ConcurrentExtension:
     keep every occurrence booked once, each host once."""
 
     def test_two_managers_extend_once(self):
-        self.useFixture(fixtures.fixtures.MockPatchObject(
-            allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
+        self.without_process_lock()
         self.conf.set_override('series_horizon_days', 2, group='manager')
         self.add_host('h1')
         first = _local(60)

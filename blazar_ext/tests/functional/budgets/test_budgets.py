@@ -1,13 +1,10 @@
 """Budgets through the whole service: API -> RPC -> manager -> BudgetFilter
 in the lease's transaction, on SQLite, MariaDB and PostgreSQL."""
 
-import contextlib
-import threading
 
 import sqlalchemy as sa
 
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
@@ -277,37 +274,18 @@ class TestBudgetConcurrency(BudgetTestCase):
         if getattr(self, 'BACKEND', ''):
             # Between manager processes only row locks serialize. (SQLite
             # serves one manager; its threads share the process lock.)
-            self.useFixture(fixtures.fixtures.MockPatchObject(
-                allocation_api, 'PROCESS_LOCK', contextlib.nullcontext()))
+            self.without_process_lock()
         for i in range(4, 31):
             self.add_host('h%d' % i)
         budget = self.budget(10)
-        leases = self.manager.service.endpoint.leases
         start, end = _date(60), _date(120)
-        outcomes = []
-        lock = threading.Lock()
-
-        def create(i):
-            context = blazar_context.RequestContext(
-                project_id='p1', user_id='u1', roles=['member'])
-            try:
-                leases.create_lease(context, {
-                    'name': 'c%d' % i, 'start_date': start,
-                    'end_date': end, 'reservations': [host_reservation()]})
-                outcome = 'created'
-            except Exception as exc:  # noqa: B902 - recorded, asserted
-                outcome = type(exc).__name__
-            with lock:
-                outcomes.append(outcome)
-
-        threads = [threading.Thread(target=create, args=(i,))
-                   for i in range(24)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        outcomes = self.race_creates(
+            [{'name': 'c%d' % i, 'start_date': start, 'end_date': end,
+              'reservations': [host_reservation()]} for i in range(24)],
+            lambda: blazar_context.RequestContext(
+                project_id='p1', user_id='u1', roles=['member']))
         self.assertEqual(['EnforcementRejected'] * 14 + ['created'] * 10,
-                         sorted(outcomes))
+                         outcomes)
         shown = self.get_budget(budget['id'])
         self.assertEqual((10.0, 0.0), (shown['spent'], shown['balance']))
         entries = self.ledger(budget['id'])
