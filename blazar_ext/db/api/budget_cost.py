@@ -11,10 +11,12 @@ from sqlalchemy.sql import selectable
 from sqlalchemy.sql import visitors
 
 from blazar_ext.db.api import host_properties
+from blazar_ext.db.api import transaction
 from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as lease_models
+from blazar_ext import exceptions
 
 HOST_TYPE = 'physical:host'
 FIP_TYPE = 'virtual:floatingip'
@@ -43,12 +45,14 @@ def held(session, reservations: list, lease_id: str | None = None,
         ids = list(facts)
     if HOST_TYPE in types:
         alloc = lease_models.ComputeHostAllocation
-        rows = (session.execute(_lease_hosts(tuple(expressions)),
-                                {'lease_id': lease_id})
-                if lease_id is not None else session.execute(
-                    sa.select(alloc.reservation_id, alloc.compute_host_id,
-                              sa.null())
-                    .where(alloc.reservation_id.in_(ids))))
+        if lease_id is not None:
+            rows = transaction.core_execute(
+                session, _lease_hosts(tuple(expressions)),
+                {'lease_id': lease_id})
+        else:
+            rows = session.execute(
+                sa.select(alloc.reservation_id, alloc.compute_host_id,
+                          sa.null()).where(alloc.reservation_id.in_(ids)))
         for reservation_id, host_id, first in rows:
             facts[reservation_id]['host_ids'].append(host_id)
             facts[reservation_id]['count'] += 1
@@ -131,6 +135,19 @@ def _first_matching_statement(expressions_json: tuple):
     host = host_models.ComputeHost
     return sa.select(host.id, _first_case(expressions_json)).where(
         host.id.in_(sa.bindparam('host_ids', expanding=True)))
+
+
+def check_rate_expression(expression, where: str) -> None:
+    """Invalid naming ``where`` when a host rate's expression, parsed,
+    still cannot become a condition on hosts (``["<", "$memory_mb",
+    "abc"]``): it is refused when set, not on every lease it would
+    price."""
+    try:
+        _host_condition(json.dumps(expression, sort_keys=True))
+    except exceptions.Invalid as exc:
+        reason = str(exc.kwargs.get('reason', exc))
+        raise exceptions.Invalid(reason=reason.replace(
+            'resource_properties', where, 1)) from exc
 
 
 def as_json(expressions: list) -> tuple:
