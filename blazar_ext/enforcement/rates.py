@@ -18,6 +18,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 import yaml
 
+from blazar_ext.db.api import budget_cost
 from blazar_ext import exceptions
 from blazar_ext.query import language
 
@@ -84,6 +85,8 @@ def validate(raw, where: str) -> dict:
                     reason='%s: properties: not valid JSON (%s)'
                            % (where, exc))
         language.parse(properties, '%s: properties' % where)
+        budget_cost.check_rate_expression(properties,
+                                          '%s: properties' % where)
     rate = {'resource_type': resource_type, 'properties': properties}
     for name in AMOUNTS:
         rate[name] = credits(raw.get(name, 0), '%s: %s' % (where, name))

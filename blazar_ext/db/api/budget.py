@@ -44,6 +44,14 @@ def period_start(period: str | None, now: datetime.datetime):
     return day.replace(day=1)
 
 
+def _values(row) -> dict:
+    """A budget's columns from an ORM row, a Core row or a dict."""
+    if isinstance(row, dict):
+        return dict(row)
+    mapping = getattr(row, '_mapping', None)
+    return dict(mapping) if mapping is not None else row.to_dict()
+
+
 def _renewed(row: dict, now: datetime.datetime) -> bool:
     start = period_start(row['period'], now)
     return start is not None and (row['period_start'] is None
@@ -53,7 +61,7 @@ def _renewed(row: dict, now: datetime.datetime) -> bool:
 def _view(row, now: datetime.datetime | None = None) -> dict:
     """A budget as a dict with its balance; a period that has renewed
     since the last write shows as renewed."""
-    values = row.to_dict() if not isinstance(row, dict) else dict(row)
+    values = _values(row)
     values.pop('user_key', None)
     if _renewed(values, now or timeutils.utcnow()):
         values['spent'] = ZERO
@@ -178,11 +186,12 @@ def ledger_list(context, budget_id: str) -> list:
 
 def budgets_of(session, project_id: str | None, user_id: str | None,
                lock: bool = False) -> list:
-    """The user's sub-budget (if any), then the project's (if any);
-    locked in id order, so that two charges never wait on each other."""
+    """The user's sub-budget (if any), then the project's (if any), as
+    read-only rows; locked in id order, so that two charges never wait
+    on each other."""
     keys = [user_id or '', ''] if user_id else ['']
-    rows = list(session.scalars(_budgets_of_statement(lock), {
-        'project_id': project_id, 'keys': keys}))
+    rows = session.execute(_budgets_of_statement(lock), {
+        'project_id': project_id, 'keys': keys}).all()
     rows.sort(key=lambda row: row.user_key == '')
     return rows
 
@@ -190,12 +199,14 @@ def budgets_of(session, project_id: str | None, user_id: str | None,
 @functools.lru_cache(maxsize=None)
 def _budgets_of_statement(lock: bool):
     # Built once: on the lease create path building and keying the
-    # statement cost more than running it.
-    query = (sa.select(models.Budget)
-             .where(models.Budget.project_id == sa.bindparam('project_id'),
-                    models.Budget.user_key.in_(
+    # statement cost more than running it. Core rows, not ORM objects:
+    # the charge is one UPDATE, without the unit of work's flush.
+    table = models.Budget.__table__
+    query = (sa.select(table)
+             .where(table.c.project_id == sa.bindparam('project_id'),
+                    table.c.user_key.in_(
                         sa.bindparam('keys', expanding=True)))
-             .order_by(models.Budget.id))
+             .order_by(table.c.id))
     return query.with_for_update() if lock else query
 
 
@@ -206,12 +217,36 @@ def balance(row, now: datetime.datetime) -> decimal.Decimal:
 def charge(session, row, lease_id: str, amount: decimal.Decimal,
            now: datetime.datetime, reason: str) -> None:
     """Spend ``amount`` (negative: refund) of a budget row locked by
-    budgets_of, with its ledger entry."""
-    _roll(session, row, now)
-    row.spent = row.spent + amount
-    session.flush()
-    _entry(session, row, CHARGE if amount > 0 else REFUND, -amount,
-           lease_id=lease_id, reason=reason)
+    budgets_of, with its ledger entry (and a renewal's, first)."""
+    values = _values(row)
+    spent, started = values['spent'], values['period_start']
+    if _renewed(values, now):
+        _insert_entry(session, values['id'], RENEW, spent,
+                      values['credits'], None,
+                      '%s allowance renewed' % values['period'])
+        spent, started = ZERO, period_start(values['period'], now)
+    spent += amount
+    session.execute(_charge_statement(), {
+        'budget_id': values['id'], 'spent': spent,
+        'period_start': started})
+    _insert_entry(session, values['id'], CHARGE if amount > 0 else REFUND,
+                  -amount, values['credits'] - spent, lease_id, reason)
+
+
+@functools.lru_cache(maxsize=None)
+def _charge_statement():
+    table = models.Budget.__table__
+    return (sa.update(table).where(table.c.id == sa.bindparam('budget_id'))
+            .values(spent=sa.bindparam('spent'),
+                    period_start=sa.bindparam('period_start')))
+
+
+def _insert_entry(session, budget_id: str, kind: str,
+                  amount: decimal.Decimal, balance_after: decimal.Decimal,
+                  lease_id: str | None, reason: str | None) -> None:
+    session.execute(sa.insert(models.BudgetLedgerEntry.__table__), {
+        'budget_id': budget_id, 'lease_id': lease_id, 'kind': kind,
+        'amount': amount, 'balance': balance_after, 'reason': reason})
 
 
 def lease_charged(session, budget_id: str, lease_id: str
@@ -228,23 +263,35 @@ def lease_charged(session, budget_id: str, lease_id: str
 # Rates set through the API.
 
 def rates_in(session) -> list:
-    table = models.Rate
-    return [_rate(row) for row in session.scalars(
-        sa.select(table).order_by(table.position))]
+    """The rates set through the API, in order (the list is shared: do
+    not change it)."""
+    return _rates_of(tuple(tuple(row) for row in session.execute(
+        _rates_statement())))
 
 
 def rates_list(context) -> list:
     with db_session.reader.using(context) as session:
-        return rates_in(session)
+        return [dict(rate) for rate in rates_in(session)]
 
 
-def _rate(row) -> dict:
-    return {'resource_type': row.resource_type,
-            'properties': (json.loads(row.properties)
-                           if row.properties else None),
-            'credits_per_hour': row.credits_per_hour,
-            'credits_per_vcpu_hour': row.credits_per_vcpu_hour,
-            'credits_per_gb_hour': row.credits_per_gb_hour}
+@functools.lru_cache(maxsize=None)
+def _rates_statement():
+    table = models.Rate.__table__
+    return sa.select(table.c.resource_type, table.c.properties,
+                     table.c.credits_per_hour, table.c.credits_per_vcpu_hour,
+                     table.c.credits_per_gb_hour).order_by(table.c.position)
+
+
+@functools.lru_cache(maxsize=8)
+def _rates_of(rows: tuple) -> list:
+    # Read on every lease change; parsed once per set of rates.
+    return [{'resource_type': resource_type,
+             'properties': json.loads(properties) if properties else None,
+             'credits_per_hour': per_hour,
+             'credits_per_vcpu_hour': per_vcpu,
+             'credits_per_gb_hour': per_gb}
+            for resource_type, properties, per_hour, per_vcpu, per_gb
+            in rows]
 
 
 def rates_replace(context, rates: list) -> None:

@@ -11,23 +11,28 @@ from sqlalchemy.sql import selectable
 from sqlalchemy.sql import visitors
 
 from blazar_ext.db.api import host_properties
+from blazar_ext.db.api import transaction
 from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as lease_models
+from blazar_ext import exceptions
 
 HOST_TYPE = 'physical:host'
 FIP_TYPE = 'virtual:floatingip'
 
 
-def held(session, reservations: list, lease_id: str | None = None
-         ) -> dict:
+def held(session, reservations: list, lease_id: str | None = None,
+         expressions: tuple = ()) -> dict:
     """{reservation id: facts} of the reservations (dicts with id and
     resource_type): host ids, floating IP count, or instance size. Only
     the tables of the types present are read; ``lease_id`` selects the
-    lease's reservations by one parameter instead of a list."""
+    lease's reservations by one parameter instead of a list, and then
+    the same query tells which of the host rate ``expressions`` (JSON)
+    each host matches first: facts' ``first``, {host id: index}."""
     facts = {r['id']: {'resource_type': r['resource_type'], 'count': 0,
-                       'host_ids': [], 'vcpus': 0, 'memory_mb': 0}
+                       'host_ids': [], 'vcpus': 0, 'memory_mb': 0,
+                       'first': {}}
              for r in reservations}
     if not facts:
         return facts
@@ -40,13 +45,19 @@ def held(session, reservations: list, lease_id: str | None = None
         ids = list(facts)
     if HOST_TYPE in types:
         alloc = lease_models.ComputeHostAllocation
-        rows = (session.execute(_lease_hosts(), {'lease_id': lease_id})
-                if lease_id is not None else session.execute(
-                    sa.select(alloc.reservation_id, alloc.compute_host_id)
-                    .where(alloc.reservation_id.in_(ids))))
-        for reservation_id, host_id in rows:
+        if lease_id is not None:
+            rows = transaction.core_execute(
+                session, _lease_hosts(tuple(expressions)),
+                {'lease_id': lease_id})
+        else:
+            rows = session.execute(
+                sa.select(alloc.reservation_id, alloc.compute_host_id,
+                          sa.null()).where(alloc.reservation_id.in_(ids)))
+        for reservation_id, host_id, first in rows:
             facts[reservation_id]['host_ids'].append(host_id)
             facts[reservation_id]['count'] += 1
+            if first is not None:
+                facts[reservation_id]['first'][host_id] = first
     if FIP_TYPE in types:
         fips = fip_models.FloatingIPAllocation
         for reservation_id, count in session.execute(
@@ -78,15 +89,31 @@ def _correlated(element):
     return exists if element.operator is operators.in_op else ~exists
 
 
-@functools.lru_cache(maxsize=None)
-def _lease_hosts():
-    """(reservation id, host id) of a lease's host allocations; built once
-    (the lease create path)."""
+@functools.lru_cache(maxsize=64)
+def _lease_hosts(expressions_json: tuple):
+    """(reservation id, host id, index of the first expression the host
+    matches or NULL) of a lease's host allocations; built once per set of
+    rates (the lease create path)."""
     alloc = lease_models.ComputeHostAllocation
     reservation = lease_models.Reservation
-    return (sa.select(alloc.reservation_id, alloc.compute_host_id)
-            .join(reservation, reservation.id == alloc.reservation_id)
-            .where(reservation.lease_id == sa.bindparam('lease_id')))
+    host = host_models.ComputeHost
+    query = (sa.select(alloc.reservation_id, alloc.compute_host_id,
+                       _first_case(expressions_json))
+             .select_from(alloc)
+             .join(reservation, reservation.id == alloc.reservation_id)
+             .where(reservation.lease_id == sa.bindparam('lease_id')))
+    if expressions_json:
+        # The expressions test the host's row and its capabilities.
+        query = query.join(host, host.id == alloc.compute_host_id)
+    return query
+
+
+def _first_case(expressions_json: tuple):
+    """The index of the first expression ``compute_hosts.id`` matches."""
+    if not expressions_json:
+        return sa.null()
+    return sa.case(*((_host_condition(e), i)
+                     for i, e in enumerate(expressions_json)), else_=None)
 
 
 @functools.lru_cache(maxsize=256)
@@ -106,10 +133,26 @@ def _host_condition(expression_json: str):
 @functools.lru_cache(maxsize=64)
 def _first_matching_statement(expressions_json: tuple):
     host = host_models.ComputeHost
-    first = sa.case(*((_host_condition(e), i)
-                      for i, e in enumerate(expressions_json)), else_=None)
-    return sa.select(host.id, first).where(
+    return sa.select(host.id, _first_case(expressions_json)).where(
         host.id.in_(sa.bindparam('host_ids', expanding=True)))
+
+
+def check_rate_expression(expression, where: str) -> None:
+    """Invalid naming ``where`` when a host rate's expression, parsed,
+    still cannot become a condition on hosts (``["<", "$memory_mb",
+    "abc"]``): it is refused when set, not on every lease it would
+    price."""
+    try:
+        _host_condition(json.dumps(expression, sort_keys=True))
+    except exceptions.Invalid as exc:
+        reason = str(exc.kwargs.get('reason', exc))
+        raise exceptions.Invalid(reason=reason.replace(
+            'resource_properties', where, 1)) from exc
+
+
+def as_json(expressions: list) -> tuple:
+    """Host rate expressions as the hashable key the queries take."""
+    return tuple(json.dumps(e, sort_keys=True) for e in expressions)
 
 
 def first_matching(session, expressions: list, host_ids) -> dict:
@@ -117,8 +160,7 @@ def first_matching(session, expressions: list, host_ids) -> dict:
     the hosts among ``host_ids`` that match one, in one query."""
     if not host_ids or not expressions:
         return {}
-    statement = _first_matching_statement(tuple(
-        json.dumps(e, sort_keys=True) for e in expressions))
+    statement = _first_matching_statement(as_json(expressions))
     return {host_id: index for host_id, index in session.execute(
         statement, {'host_ids': list(host_ids)}) if index is not None}
 

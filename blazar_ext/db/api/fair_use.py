@@ -11,6 +11,7 @@ import functools
 
 import sqlalchemy as sa
 
+from blazar_ext.db.api import transaction
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as lease_models
@@ -23,8 +24,8 @@ _END = sa.bindparam('end')
 
 def _project_allocations(alloc, *columns) -> sa.Select:
     """The project's allocations in ``alloc`` overlapping [start, end],
-    driven from its leases (leases.project_id is indexed): a project holds
-    few allocations among the many of a busy window."""
+    driven from its leases (leases are indexed by project): a project
+    holds few allocations among the many of a busy window."""
     reservation = lease_models.Reservation
     lease = lease_models.Lease
     return (sa.select(*columns)
@@ -36,12 +37,19 @@ def _project_allocations(alloc, *columns) -> sa.Select:
 
 
 def _host_windows() -> sa.Select:
+    """The project's host allocations overlapping [start, end], from its
+    leases overlapping it (by the index on project and end date, 0027:
+    most of a project's leases have ended). A host allocation's window
+    is its lease's (copied, 0005, and moved with it), so the leases'
+    test leaves out none."""
     alloc = lease_models.ComputeHostAllocation
     host = host_models.ComputeHost
+    lease = lease_models.Lease
     return _project_allocations(
         alloc, alloc.start_date, alloc.end_date, alloc.compute_host_id,
         host.hypervisor_hostname, host.vcpus
-    ).join(host, host.id == alloc.compute_host_id)
+    ).join(host, host.id == alloc.compute_host_id).where(
+        lease.end_date > _START, lease.start_date < _END)
 
 
 @functools.lru_cache(maxsize=None)
@@ -60,8 +68,8 @@ def usage_windows(session, project_id: str, start: datetime.datetime,
     """(start, end, host id, hostname, vcpus) of the project's host
     allocations overlapping [start, end], and with ``instances`` its
     instance allocations' (start, end, None, None, vcpus), in one query."""
-    return [tuple(row) for row in session.execute(
-        _usage_statement(instances),
+    return [tuple(row) for row in transaction.core_execute(
+        session, _usage_statement(instances),
         {'project_id': project_id, 'start': start, 'end': end})]
 
 
@@ -80,8 +88,8 @@ def stacking_windows(session, project_id: str, start: datetime.datetime,
     """(start, end, host id, hostname, vcpus) of the project's
     allocations overlapping [start, end] on the hosts lease ``lease_id``
     holds, in one query."""
-    return [tuple(row) for row in session.execute(
-        _stacking_statement(),
+    return [tuple(row) for row in transaction.core_execute(
+        session, _stacking_statement(),
         {'project_id': project_id, 'start': start, 'end': end,
          'lease_id': lease_id})]
 
@@ -100,5 +108,6 @@ def future_leases(session, project_id: str, user_id: str,
                   now: datetime.datetime) -> int:
     """How many leases of the user in the project have not started yet
     (by project first: leases.project_id is indexed)."""
-    return session.scalar(_future_statement(), {
-        'project_id': project_id, 'user_id': user_id, 'now': now})
+    return transaction.core_execute(session, _future_statement(), {
+        'project_id': project_id, 'user_id': user_id, 'now': now}
+    ).scalar()

@@ -30,3 +30,12 @@ def allocating(context):
     with allocation_api.PROCESS_LOCK:
         with db_session.writer.using(context) as session:
             yield session
+
+
+def core_execute(session, statement, params: dict):
+    """Run a column query of ``session``'s transaction on its connection:
+    what the session holds is flushed first, as the ORM would, but the
+    ORM's per-execution setup (a fifth of a lease create's enforcement
+    cost) is skipped. For statements selecting columns, not entities."""
+    session.flush()
+    return session.connection().execute(statement, params)

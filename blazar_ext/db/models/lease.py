@@ -7,11 +7,15 @@ from blazar_ext.db.models import base
 
 class Lease(base.BASE):
     __tablename__ = 'leases'
+    __table_args__ = (
+        # A project's leases over a window (fair use; revision 0027).
+        sa.Index('ix_leases_project_end', 'project_id', 'end_date'),
+    )
 
     id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
     name = sa.Column(sa.String(80), nullable=False)
     user_id = sa.Column(sa.String(255))
-    project_id = sa.Column(sa.String(255), index=True)
+    project_id = sa.Column(sa.String(255))
     start_date = sa.Column(sa.DateTime, nullable=False)
     end_date = sa.Column(sa.DateTime, nullable=False)
     trust_id = sa.Column(sa.String(36))

@@ -43,39 +43,53 @@ class Pricer:
         return budget_api.rates_in(session)
 
     def lines(self, session, items: list, start, end) -> list:
+        """The rate lines of ``items`` (what a lease would hold)."""
         rates = self.rates(session)
-        return pricing.lines(items, rates, start, end,
-                             self.conf.budgets.default_rate,
-                             self._matching(session, rates, items))
-
-    @staticmethod
-    def _matching(session, rates: list, items: list):
-        """pricing's ``matching``, from one query for every host rate:
-        a host still unpriced at a rate matches it when it is the first
-        host rate expression the host matches."""
-        expressions = [r['properties'] for r in rates
-                       if r['resource_type'] == rates_mod.HOST_TYPE
-                       and r['properties'] is not None]
+        expressions = _host_expressions(rates)
         first = budget_cost.first_matching(
             session, expressions,
             {h for item in items for h in item.host_ids})
+        return self._priced(rates, items, start, end,
+                            _matching(expressions, first))
 
-        def matching(expression, ids: list) -> list:
-            return [h for h in ids if h in first
-                    and expressions[first[h]] == expression]
-        return matching
+    def _priced(self, rates: list, items: list, start, end,
+                matching) -> list:
+        return pricing.lines(items, rates, start, end,
+                             self.conf.budgets.default_rate, matching)
 
     def lease_lines(self, session, lease: dict) -> list:
-        """The rate lines of what the lease holds, over its window."""
+        """The rate lines of what the lease holds, over its window: one
+        query for its hosts and the host rates each matches first."""
+        rates = self.rates(session)
+        expressions = _host_expressions(rates)
         facts = budget_cost.held(session, lease['reservations'],
-                                 lease['id'])
+                                 lease['id'],
+                                 budget_cost.as_json(expressions))
+        first = {h: i for f in facts.values()
+                 for h, i in f['first'].items()}
         items = [pricing.Item(
             resource_type=f['resource_type'], count=f['count'],
             host_ids=tuple(f['host_ids']), vcpus=f['vcpus'],
             memory_mb=f['memory_mb'], reservation_id=rid)
             for rid, f in facts.items()]
-        return self.lines(session, items, _date(lease['start_date']),
-                          _date(lease['end_date']))
+        return self._priced(rates, items, _date(lease['start_date']),
+                            _date(lease['end_date']),
+                            _matching(expressions, first))
+
+
+def _host_expressions(rates: list) -> list:
+    return [r['properties'] for r in rates
+            if r['resource_type'] == rates_mod.HOST_TYPE
+            and r['properties'] is not None]
+
+
+def _matching(expressions: list, first: dict):
+    """pricing's ``matching``: a host still unpriced at a rate matches it
+    when it is the first host rate expression the host matches."""
+    def matching(expression, ids: list) -> list:
+        return [h for h in ids if h in first
+                and expressions[first[h]] == expression]
+    return matching
 
 
 class BudgetFilter(base.BaseFilter):

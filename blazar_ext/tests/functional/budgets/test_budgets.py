@@ -96,6 +96,23 @@ class TestBudgets(BudgetTestCase):
         self.assertEqual(['create'],
                          [e['kind'] for e in self.ledger(budget['id'])])
 
+    def test_rate_that_cannot_test_hosts_is_400_and_leases_still_price(self):
+        # It parses; before it was checked at PUT it was stored and every
+        # lease create then failed pricing with a message about its own
+        # resource_properties.
+        budget = self.budget(100)
+        resp = self.request('PUT', '/v1/rates', {'rates': [
+            {'resource_type': 'physical:host',
+             'properties': ['<', '$memory_mb', 'abc'],
+             'credits_per_hour': 4}]})
+        self.assertEqual(400, resp.status, resp.text)
+        self.assertIn('rates[0]: properties: "$memory_mb" is a number',
+                      resp.json()['error_message'])
+        self.assertEqual([], self.request('GET', '/v1/rates').json()['rates'])
+        self.lease(hours=2)
+        # 1 host x 2 hours x the default rate.
+        self.assertEqual(98.0, self.get_budget(budget['id'])['balance'])
+
     def test_create_charges_update_and_delete_refund(self):
         budget = self.budget(100)
         lease = self.lease(hours=2, reservations=[host_reservation(max=2)])

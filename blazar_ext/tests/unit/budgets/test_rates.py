@@ -61,6 +61,15 @@ class TestValidate(base.TestCase):
         # No field to point at: the rate's first line.
         self.assertIn('r.yaml line 2: rates[0]: unknown field', str(exc))
 
+    def test_expression_that_cannot_test_hosts_names_the_line(self):
+        exc = self.assertRaises(
+            rates.RatesFileError, rates.parse_file,
+            'rates:\n  - resource_type: physical:host\n'
+            '    credits_per_hour: 2\n'
+            '    properties: ["<", "$memory_mb", "abc"]\n', 'r.yaml')
+        self.assertIn('r.yaml line 4: rates[0]: properties: "$memory_mb" '
+                      'is a number; "abc" is not', str(exc))
+
     def test_bad_yaml_names_the_line(self):
         exc = self.assertRaises(rates.RatesFileError, rates.parse_file,
                                 'rates:\n  - a: [1\n  - b: 2\n', 'r.yaml')
@@ -78,7 +87,11 @@ class TestValidate(base.TestCase):
                 ({'resource_type': 'physical:host',
                   'credits_per_vcpu_hour': 1}, 'instance rates only'),
                 ({'resource_type': 'physical:host', 'price': 1},
-                 'unknown field')):
+                 'unknown field'),
+                # Parses, but no host can be tested against it.
+                ({'resource_type': 'physical:host',
+                  'properties': ['<', '$memory_mb', 'abc']},
+                 'rates[0]: properties: "$memory_mb" is a number')):
             exc = self.assertRaises(exceptions.Invalid, rates.validate, raw,
                                     'rates[0]')
             self.assertIn(words, str(exc))
