@@ -26,6 +26,11 @@ def floatingip_get(context, fip_id: str) -> dict:
         return _get_model(session, fip_id).to_dict()
 
 
+def network_of(session, fip_id: str) -> str:
+    """The network of a floating IP (FloatingIPNotFound)."""
+    return _get_model(session, fip_id).floating_network_id
+
+
 def floatingips_get(context, fip_ids) -> list:
     """The floating IPs of ``fip_ids`` that exist, in one query."""
     fip_ids = list(fip_ids)
