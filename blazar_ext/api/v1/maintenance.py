@@ -69,6 +69,9 @@ class ResourceMaintenanceController(rest.RestController):
     resource_type: str | None = None
     #: The maintenance_windows column naming the resource.
     column = ''
+    #: The parent resource's path argument (the handlers take it as
+    #: ``ref``).
+    parent_argument = ''
 
     @staticmethod
     def resource_id_of(context, ref: str) -> str:
@@ -141,6 +144,7 @@ class MaintenanceController(ResourceMaintenanceController):
     """/v1/os-hosts/{host_id}/maintenance (the host by id or name)."""
 
     column = 'compute_host_id'
+    parent_argument = 'host_id'
 
     @staticmethod
     def resource_id_of(context, ref: str) -> str:
@@ -152,6 +156,7 @@ class FloatingIPMaintenanceController(ResourceMaintenanceController):
 
     resource_type = virtual_floatingip.RESOURCE_TYPE
     column = 'floatingip_id'
+    parent_argument = 'floatingip_id'
 
     @staticmethod
     def resource_id_of(context, ref: str) -> str:

@@ -20,7 +20,8 @@ class MaintenanceWindow(base.BASE):
         nullable=True, index=True)
     floatingip_id = sa.Column(
         sa.String(36),
-        sa.ForeignKey('floatingips.id', ondelete='CASCADE',
+        # No cascade (migration 0026): floatingip_delete deletes them.
+        sa.ForeignKey('floatingips.id',
                       name='fk_maintenance_windows_floatingip_id'),
         nullable=True, index=True)
     start_date = sa.Column(sa.DateTime, nullable=False)

@@ -98,8 +98,11 @@ def _rest_routes(controller, path: str) -> list:
         args = (pecan_util.getargspec(get_all).args[1:]
                 if get_all is not None else [])
         # get_all(self, host_id): the child hangs under an item
-        # (/v1/os-hosts/{host_id}/allocation).
-        base = ('%s/{%s}/%s' % (path, args[0], name) if args
+        # (/v1/os-hosts/{host_id}/allocation); a child shared by several
+        # parents names the item in ``parent_argument``.
+        parent = getattr(child, 'parent_argument', None) or (
+            args[0] if args else None)
+        base = ('%s/{%s}/%s' % (path, parent, name) if args
                 else '%s/%s' % (path, name))
         routes += _rest_routes(child, base)
     return routes

@@ -158,6 +158,19 @@ class TestFloatingIPMaintenance(base.HostServiceTestCase):
         self.fip_lease('after', 240, 250, required_floatingips=[
             '172.24.4.10'])
 
+    def test_unregistered_once_its_window_is_cancelled(self):
+        a = self.add_fip('172.24.4.10')
+        window = self.schedule(a, 30, 120)['maintenance']
+        path = '/v1/floatingips/%s' % a['id']
+        # The window holds the address.
+        self.assertEqual(409, self.request('DELETE', path).status)
+        self.assertEqual(204, self.request(
+            'DELETE', path + '/maintenance/' + window['id']).status)
+        resp = self.request('DELETE', path)
+        self.assertEqual(204, resp.status, resp.text)
+        self.assertEqual([], self.request('GET', '/v1/maintenance').json()[
+            'maintenances'])
+
     def test_bad_input(self):
         a = self.add_fip('172.24.4.10')
         path = '/v1/floatingips/%s/maintenance' % a['id']

@@ -1,7 +1,11 @@
 """Maintenance windows on floating IPs.
 
 A window names its resource by one column per type: compute_host_id (a
-host) or floatingip_id (a floating IP); the other is NULL.
+host) or floatingip_id (a floating IP); the other is NULL. No ON DELETE
+CASCADE on floatingip_id: SQLite, foreign keys on, then cannot drop the
+tables one by one (a cascade from floatingips to a table whose other
+parent is gone fails); unregistering a floating IP deletes its past
+windows itself (db/api/floatingip.py).
 
 Revision ID: 0026
 Revises: 0025
@@ -25,4 +29,4 @@ def upgrade() -> None:
                            ['floatingip_id'])
         batch.create_foreign_key(
             'fk_maintenance_windows_floatingip_id', 'floatingips',
-            ['floatingip_id'], ['id'], ondelete='CASCADE')
+            ['floatingip_id'], ['id'])
