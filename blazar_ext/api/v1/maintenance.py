@@ -115,9 +115,9 @@ class ResourceMaintenanceController(rest.RestController):
     def _update(self, ref, window_id):
         context = pecan.request.context
         policy.authorize(context, policies.PATCH)
-        self._of_resource(context, ref, window_id)
         values = validation.parse_json(pecan.request.body)
         validation.validate(schema.UPDATE, values)
+        self._of_resource(context, ref, window_id)
         return _answer(manager_client.get_client().update_maintenance(
             context, window_id, values))
 

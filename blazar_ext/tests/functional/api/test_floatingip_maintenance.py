@@ -4,13 +4,13 @@ network ahead of time, through floating IP healing; what cannot move is
 reported (and degraded when the window starts); dry runs, list, move,
 shorten and cancel; on SQLite, MariaDB and PostgreSQL."""
 
-import datetime
-
-from oslo_utils import timeutils
+import urllib.parse
 
 from blazar_ext import context
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.tests import base
+from blazar_ext.tests.functional.api import test_calendar
+from blazar_ext.tests.functional.api import test_maintenance
 from blazar_ext.tests.functional import backends
 
 NET = 'net-1'
@@ -25,7 +25,10 @@ def _fip_reservation(**values) -> dict:
                  'amount': 1}, **values)
 
 
-class TestFloatingIPMaintenance(base.HostServiceTestCase):
+class TestFloatingIPMaintenance(test_maintenance.MaintenanceChecks,
+                                base.HostServiceTestCase):
+
+    collection = '/v1/floatingips'
 
     def add_fip(self, address: str, network: str = NET) -> dict:
         resp = self.request('POST', '/v1/floatingips', {
@@ -43,22 +46,9 @@ class TestFloatingIPMaintenance(base.HostServiceTestCase):
         return allocation_api.floatingip_allocation_list(
             context.get_admin_context(), reservation['id'])
 
-    def schedule(self, fip: dict, start: int, end: int, expect=201,
-                 **extra) -> dict:
-        body = dict({'start_date': _at(start), 'end_date': _at(end),
-                     'reason': 'router swap'}, **extra)
-        resp = self.request('POST', '/v1/floatingips/%s/maintenance'
-                            % fip['id'], body)
-        self.assertEqual(expect, resp.status, resp.text)
-        return resp.json()
-
     def fip(self, fip: dict) -> dict:
         return self.request('GET', '/v1/floatingips/%s'
                             % fip['id']).json()['floatingip']
-
-    def run_maintenance(self, minutes: int) -> list:
-        now = timeutils.utcnow() + datetime.timedelta(minutes=minutes)
-        return self.manager.service.maintenance_task.run_once(now)
 
     def test_overlapping_leases_move_to_a_free_address_of_the_network(self):
         notifications = self.capture_notifications()
@@ -75,18 +65,10 @@ class TestFloatingIPMaintenance(base.HostServiceTestCase):
         self.assertEqual('virtual:floatingip',
                          answer['maintenance']['resource_type'])
         self.assertEqual(a['id'], answer['maintenance']['floatingip_id'])
-        self.assertEqual([], answer['unmovable'])
-        self.assertEqual(sorted(lease['id'] for lease in leases),
-                         sorted(m['lease_id'] for m in answer['moved']))
         self.assertEqual({b['id']}, {m['to'] for m in answer['moved']})
-        for lease in leases:
-            self.assertEqual([b['id']], self.held(lease['id']))
-            [reservation] = self.show(lease['id'])['reservations']
-            self.assertTrue(reservation['resources_changed'])
-        scheduled = [n[1] for n in notifications
-                     if n[1]['event_type'] == 'lease.maintenance.scheduled']
-        self.assertEqual(sorted(lease['id'] for lease in leases),
-                         sorted(n['payload']['id'] for n in scheduled))
+        self.assert_all_moved(answer, leases, notifications, lambda lease:
+                              self.assertEqual([b['id']],
+                                               self.held(lease['id'])))
         # The address is held for the window: the next lease in it gets
         # none (b is taken by the moved lease, a by the window).
         self.fip_lease('late', 60, 100, expect=400)
@@ -97,32 +79,21 @@ class TestFloatingIPMaintenance(base.HostServiceTestCase):
             w['id'] for w in self.request(
                 'GET', '/v1/floatingips/%s/maintenance' % a['id']).json()[
                     'maintenances']])
+        # The floating IP calendar draws the window's hold.
+        body = self.request('GET', '/v1/floatingips/calendar?' +
+                            urllib.parse.urlencode({'start': _at(0),
+                                                    'end': _at(24 * 60)})
+                            ).json()['calendar']
+        self.assertIn(answer['maintenance']['lease_id'],
+                      [r['lease_id'] for r in
+                       test_calendar.rows(body, 'allocation')])
 
     def test_no_spare_address_dry_run_moves_nothing_then_degraded(self):
         a = self.add_fip('172.24.4.10')
         lease = self.fip_lease('l', 60, 120)
-        answer = self.schedule(a, 30, 600, expect=200, dry_run=True)
-        self.assertTrue(answer['dry_run'])
-        self.assertEqual([], answer['moved'])
-        self.assertEqual([lease['id']],
-                         [u['lease_id'] for u in answer['unmovable']])
-        self.assertEqual([], self.request(
-            'GET', '/v1/floatingips/%s/maintenance' % a['id']).json()[
-                'maintenances'])
-        answer = self.schedule(a, 30, 600)
-        self.assertEqual([lease['id']],
-                         [u['lease_id'] for u in answer['unmovable']])
+        self.assert_unmovable_then_degraded(a, lease, lambda: self.fip(a))
+        # Back in service: the lease is whole again, on the same address.
         self.assertEqual([a['id']], self.held(lease['id']))
-        self.assertFalse(self.show(lease['id'])['degraded'])
-        # The window starts: the address goes out of service, the lease
-        # is degraded; it ends: the address is back, the lease whole.
-        self.assertEqual([(answer['maintenance']['id'], 'active')],
-                         self.run_maintenance(31))
-        self.assertFalse(self.fip(a)['reservable'])
-        self.assertTrue(self.show(lease['id'])['degraded'])
-        self.assertEqual([(answer['maintenance']['id'], 'done')],
-                         self.run_maintenance(601))
-        self.assertTrue(self.fip(a)['reservable'])
         self.assertFalse(self.show(lease['id'])['degraded'])
 
     def test_move_shorten_and_cancel(self):
@@ -172,27 +143,7 @@ class TestFloatingIPMaintenance(base.HostServiceTestCase):
             'maintenances'])
 
     def test_bad_input(self):
-        a = self.add_fip('172.24.4.10')
-        path = '/v1/floatingips/%s/maintenance' % a['id']
-        for field, body in (
-                ('end_date', {'start_date': _at(60), 'end_date': _at(30)}),
-                ('start_date', {'start_date': 'tomorrow',
-                                'end_date': _at(30)}),
-                ('dry_run', {'start_date': _at(30), 'end_date': _at(60),
-                             'dry_run': 'perhaps'})):
-            resp = self.request('POST', path, body)
-            self.assertEqual(400, resp.status, resp.text)
-            self.assertIn(field, resp.json()['error_message'], body)
-        resp = self.request('POST', '/v1/floatingips/nope/maintenance',
-                            {'start_date': _at(30), 'end_date': _at(60)})
-        self.assertEqual(404, resp.status, resp.text)
-        resp = self.request('POST', path, {'start_date': _at(30),
-                                           'end_date': _at(60)},
-                            headers={'X-Project-Id': 'p', 'X-User-Id': 'u',
-                                     'X-Roles': 'member'})
-        self.assertEqual(403, resp.status, resp.text)
-        self.assertEqual([], self.request('GET', path).json()[
-            'maintenances'])
+        self.assert_bad_input(self.add_fip('172.24.4.10'))
 
 
 TestFloatingIPMaintenanceMySQL, TestFloatingIPMaintenancePostgreSQL = (
