@@ -173,10 +173,9 @@ class MaintenanceManager:
             return result
 
     def _lock(self, context, session, plugin, resource_id: str) -> None:
-        sources = [s for s in plugin.lost_sources()
-                   if s.resource_type == plugin.resource_type]
-        if not maintenance_api.lock_resource(session, sources[0].resource,
-                                             resource_id):
+        """The resource's row, locked (its NotFound if it is gone)."""
+        model = self._sources(plugin.resource_type)[0].resource
+        if not maintenance_api.lock_resource(session, model, resource_id):
             plugin.resource_id_of(context, resource_id)  # its NotFound
             raise exceptions.Conflict(reason='%s %s is gone' % (
                 plugin.resource_type, resource_id))

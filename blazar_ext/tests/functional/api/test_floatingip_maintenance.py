@@ -6,8 +6,11 @@ shorten and cancel; on SQLite, MariaDB and PostgreSQL."""
 
 import urllib.parse
 
+import testtools
+
 from blazar_ext import context
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext import exceptions
 from blazar_ext.tests import base
 from blazar_ext.tests.functional.api import test_calendar
 from blazar_ext.tests.functional.api import test_maintenance
@@ -141,6 +144,14 @@ class TestFloatingIPMaintenance(test_maintenance.MaintenanceChecks,
         self.assertEqual(204, resp.status, resp.text)
         self.assertEqual([], self.request('GET', '/v1/maintenance').json()[
             'maintenances'])
+
+    def test_a_type_without_windows_is_refused(self):
+        values = {'start_date': _at(30), 'end_date': _at(60)}
+        with testtools.ExpectedException(exceptions.Invalid,
+                                         '.*virtual:instance.*'):
+            self.manager.service.endpoint.maintenance.schedule(
+                context.get_admin_context(), 'any', values,
+                resource_type='virtual:instance')
 
     def test_bad_input(self):
         self.assert_bad_input(self.add_fip('172.24.4.10'))
