@@ -12,9 +12,8 @@ from blazar_ext import context
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext import exceptions
 from blazar_ext.tests import base
-from blazar_ext.tests.functional.api import test_calendar
-from blazar_ext.tests.functional.api import test_maintenance
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import maintenance_checks
 
 NET = 'net-1'
 
@@ -28,7 +27,7 @@ def _fip_reservation(**values) -> dict:
                  'amount': 1}, **values)
 
 
-class TestFloatingIPMaintenance(test_maintenance.MaintenanceChecks,
+class TestFloatingIPMaintenance(maintenance_checks.MaintenanceChecks,
                                 base.HostServiceTestCase):
 
     collection = '/v1/floatingips'
@@ -87,9 +86,9 @@ class TestFloatingIPMaintenance(test_maintenance.MaintenanceChecks,
                             urllib.parse.urlencode({'start': _at(0),
                                                     'end': _at(24 * 60)})
                             ).json()['calendar']
+        lease_id = body['allocation_fields'].index('lease_id')
         self.assertIn(answer['maintenance']['lease_id'],
-                      [r['lease_id'] for r in
-                       test_calendar.rows(body, 'allocation')])
+                      [row[lease_id] for row in body['allocations']])
 
     def test_no_spare_address_dry_run_moves_nothing_then_degraded(self):
         a = self.add_fip('172.24.4.10')
