@@ -106,8 +106,9 @@ class MaintenanceManager:
                    'enabled' % window['id'])
 
     def _sources(self, resource_type: str) -> list:
-        """Where reservations of every type hold ``resource_type``."""
-        return [source for source in self.healer.sources()
+        """Where reservations of every type hold ``resource_type``, each
+        place once (virtual:instance and flavor:instance share one)."""
+        return [source for source in dict.fromkeys(self.healer.sources())
                 if source.resource_type == resource_type]
 
     # Schedule
