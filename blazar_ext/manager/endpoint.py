@@ -166,10 +166,12 @@ class ManagerEndpoint:
             convert_datetime=True)
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
-    def schedule_maintenance(self, context, host_id: str,
-                             values: dict) -> dict:
+    def schedule_maintenance(self, context, host_id: str, values: dict,
+                             resource_type: str = maintenance.HOST) -> dict:
+        # host_id: the resource's id (1.7: of any type with windows).
         return jsonutils.to_primitive(
-            self.maintenance.schedule(context, host_id, values),
+            self.maintenance.schedule(context, host_id, values,
+                                      resource_type=resource_type),
             convert_datetime=True)
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)

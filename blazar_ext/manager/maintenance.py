@@ -1,15 +1,17 @@
 """Maintenance windows in the manager (issue 30).
 
-Scheduling a window on a host, in one allocating transaction: the host is
-held for the window (db/api/maintenance.py), and every live reservation
-holding it over part of the window is handed to its resource type's
+Scheduling a window on a resource (a host, a floating IP: any type whose
+plugin names a ``maintenance_column``), in one allocating transaction:
+the resource is held for the window (db/api/maintenance.py, with the
+plugin's ``hold_for_maintenance``), and every live reservation holding it
+over part of the window is handed to its resource type's
 healing (the Healer's ``heal_many`` path) for the rest of its lease,
 ahead of time: ``moved`` (flagged ``resources_changed``) or ``unmovable``
-(it stays; when the window starts the host goes out of service and
+(it stays; when the window starts the resource goes out of service and
 healing flags it ``degraded``). ``dry_run`` answers the same and rolls
-everything back. The maintenance task takes the host out of service when
-the window starts and brings it back when it ends (only if maintenance
-took it out).
+everything back. The maintenance task takes the resource out of service
+when the window starts and brings it back when it ends (a host only if
+maintenance took it out; a floating IP keeps no record of who did).
 
 Notifications, written to the outbox in the transaction of the moves:
 lease.maintenance.scheduled for every lease moved or left in place
@@ -25,7 +27,6 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import host_service
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.db.api import maintenance as maintenance_api
 from blazar_ext.db.api import transaction
@@ -36,7 +37,7 @@ from blazar_ext.plugins import physical_host
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
-# Maintenance windows are for hosts (the plugin owns the type name).
+# The resource type of a window when none is named (RPC 1.5: hosts).
 HOST = physical_host.RESOURCE_TYPE
 
 # reservable_by of a host maintenance took out of service.
@@ -85,19 +86,37 @@ class MaintenanceManager:
         self.leases = lease_manager
         self.healer = healer
 
-    def _add_hold_detail(self, session, reservation_id: str) -> str:
-        plugin = self.leases.plugins.get(HOST)
-        spec = plugin.normalize({'resource_type': HOST,
-                                 'min': 1, 'max': 1,
-                                 'hypervisor_properties': '',
-                                 'resource_properties': ''},
-                                private_visible=True)
-        return plugin.add_detail(session, reservation_id, spec)
+    def _plugin(self, resource_type: str):
+        plugin = self.leases.plugins.get(resource_type)
+        if not plugin.maintenance_column:
+            raise exceptions.Invalid(
+                reason='%s resources have no maintenance windows'
+                       % resource_type)
+        return plugin
+
+    def _target(self, window: dict) -> tuple:
+        """(plugin, resource id) of a window: the type whose column it
+        fills."""
+        for plugin in self.leases.plugins:
+            column = plugin.maintenance_column
+            if column and window.get(column):
+                return plugin, str(window[column])
+        raise exceptions.Invalid(
+            reason='maintenance window %s: its resource type is not '
+                   'enabled' % window['id'])
+
+    def _sources(self, resource_type: str) -> list:
+        """Where reservations of every type hold ``resource_type``, each
+        place once (virtual:instance and flavor:instance share one)."""
+        return [source for source in dict.fromkeys(self.healer.sources())
+                if source.resource_type == resource_type]
 
     # Schedule
 
-    def schedule(self, context, host_ref: str, values: dict) -> dict:
-        """{'maintenance', 'moved', 'unmovable', 'dry_run'}."""
+    def schedule(self, context, resource_ref: str, values: dict,
+                 resource_type: str = HOST) -> dict:
+        """{'maintenance', 'moved', 'unmovable', 'dry_run'} of a window on
+        the ``resource_type`` resource ``resource_ref``."""
         now = timeutils.utcnow()
         start, end = _window(values, now)
         reason = values.get('reason')
@@ -106,9 +125,11 @@ class MaintenanceManager:
             raise exceptions.Invalid(
                 reason='reason: a text of at most 255 characters')
         dry_run = _dry_run(values)
-        host_id = host_service.host_id_of(context, str(host_ref))
+        plugin = self._plugin(resource_type)
+        resource_id = plugin.resource_id_of(context, str(resource_ref))
         window = {'id': uuidutils.generate_uuid(),
-                  'compute_host_id': host_id, 'start_date': start,
+                  plugin.maintenance_column: resource_id,
+                  'start_date': start,
                   'end_date': end, 'reason': reason,
                   'status': maintenance_api.SCHEDULED,
                   'user_id': context.user_id,
@@ -123,13 +144,17 @@ class MaintenanceManager:
     @lease_api.retry
     def _write(self, context, window: dict, now: datetime.datetime,
                dry_run: bool, new: bool) -> dict:
+        plugin, resource_id = self._target(window)
         with transaction.allocating(context) as session:
-            host_id = window['compute_host_id']
-            maintenance_api.lock_host(session, host_id)
+            self._lock(context, session, plugin, resource_id)
             if new:
                 window['hold_lease_id'] = maintenance_api.hold_insert(
-                    session, self._hold_values(window), host_id,
-                    self._add_hold_detail)
+                    session, self._hold_values(window),
+                    plugin.resource_type,
+                    lambda session, reservation_id:
+                    plugin.hold_for_maintenance(
+                        session, reservation_id, resource_id,
+                        window['start_date'], window['end_date']))
                 maintenance_api.window_insert(session, window)
             else:
                 maintenance_api.window_set(session, window['id'], {
@@ -139,13 +164,22 @@ class MaintenanceManager:
                     maintenance_api.hold_move(
                         session, window['hold_lease_id'],
                         window['start_date'], window['end_date'])
-            moved, unmovable = self._move(session, window, now)
+            moved, unmovable = self._move(session, plugin.resource_type,
+                                          resource_id, window, now)
             result = {'maintenance': dict(window), 'moved': moved,
                       'unmovable': unmovable}
             if dry_run:
                 raise maintenance_api.DryRun(result)
             self._record(session, result)
             return result
+
+    def _lock(self, context, session, plugin, resource_id: str) -> None:
+        """The resource's row, locked (its NotFound if it is gone)."""
+        model = self._sources(plugin.resource_type)[0].resource
+        if not maintenance_api.lock_resource(session, model, resource_id):
+            plugin.resource_id_of(context, resource_id)  # its NotFound
+            raise exceptions.Conflict(reason='%s %s is gone' % (
+                plugin.resource_type, resource_id))
 
     def _record(self, session, result: dict) -> None:
         """maintenance.scheduled for each lease moved or not movable, in
@@ -174,17 +208,18 @@ class MaintenanceManager:
                 'start_date': window['start_date'],
                 'end_date': window['end_date']}
 
-    def _move(self, session, window: dict, now: datetime.datetime) -> tuple:
-        """Hand the reservations on the host in the window to healing;
-        (moved, unmovable) as the API answers them."""
-        host_id = window['compute_host_id']
+    def _move(self, session, resource_type: str, resource_id: str,
+              window: dict, now: datetime.datetime) -> tuple:
+        """Hand the reservations on the resource in the window to
+        healing; (moved, unmovable) as the API answers them."""
         found = maintenance_api.overlapping(
-            session, host_id, window['start_date'], window['end_date'], now)
+            session, self._sources(resource_type), resource_id,
+            window['start_date'], window['end_date'], now)
         by_type: dict = {}
         for reservation, start, end in found:
             # Active: from now; future: its whole window, as healing does.
             by_type.setdefault(reservation['resource_type'], []).append(
-                (reservation, [host_id],
+                (reservation, [resource_id],
                  max(start, now.replace(microsecond=0)), end))
         moved, unmovable = [], []
         for resource_type, items in sorted(by_type.items()):
@@ -194,9 +229,9 @@ class MaintenanceManager:
                 entry = {'lease_id': reservation['lease_id'],
                          'reservation_id': reservation['id'],
                          'resource_type': resource_type,
-                         'from': host_id}
-                if result.get(host_id) is not None:
-                    moved.append(dict(entry, to=result[host_id]))
+                         'from': resource_id}
+                if result.get(resource_id) is not None:
+                    moved.append(dict(entry, to=result[resource_id]))
                 else:
                     unmovable.append(entry)
         maintenance_api.flag_changed(session,
@@ -252,7 +287,7 @@ class MaintenanceManager:
 
     def cancel(self, context, window_id: str) -> None:
         """Cancel a scheduled or active window: the hold goes, and the
-        host comes back if maintenance took it out."""
+        resource comes back if maintenance took it out."""
         current = maintenance_api.window_get(context, window_id)
         for status in (maintenance_api.SCHEDULED, maintenance_api.ACTIVE):
             if maintenance_api.window_advance(
@@ -265,16 +300,17 @@ class MaintenanceManager:
                                                     current['status']))
 
     def _finish(self, context, window: dict, back: bool) -> None:
+        plugin, resource_id = self._target(window)
         if window.get('hold_lease_id'):
             with transaction.allocating(context) as session:
                 try:
-                    maintenance_api.hold_release(session,
-                                                 window['hold_lease_id'])
+                    maintenance_api.hold_release(
+                        session, window['hold_lease_id'], plugin.release)
                 except exceptions.LeaseNotFound:
                     pass
         if back:
             self.healer.set_reservable(
-                context, HOST, window['compute_host_id'], True, by=BY,
+                context, plugin.resource_type, resource_id, True, by=BY,
                 only_if_by=BY)
 
     # The maintenance task
@@ -301,11 +337,12 @@ class MaintenanceManager:
         return done
 
     def _start(self, context, window: dict) -> None:
-        LOG.info('Maintenance window %s starts on host %s', window['id'],
-                 window['compute_host_id'])
+        plugin, resource_id = self._target(window)
+        LOG.info('Maintenance window %s starts on %s %s', window['id'],
+                 plugin.resource_type, resource_id)
         # Healing then flags what could not move (degraded).
         self.healer.set_reservable(
-            context, HOST, window['compute_host_id'], False,
+            context, plugin.resource_type, resource_id, False,
             reason=('maintenance: %s' % (window['reason'] or ''))[:255],
             by=BY)
 

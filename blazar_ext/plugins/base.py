@@ -273,6 +273,28 @@ class ResourcePlugin(metaclass=abc.ABCMeta):
         column). Default: none, nothing of this type is ever healed."""
         return []
 
+    # Maintenance windows (manager/maintenance.py): a type that can go
+    # out of service (set_reservable, lost_sources) and names its
+    # maintenance_windows column can have windows.
+
+    #: The maintenance_windows column naming a resource of this type
+    #: (None: the type has no maintenance windows).
+    maintenance_column: str | None = None
+
+    def resource_id_of(self, context, ref: str) -> str:
+        """The id of the resource ``ref`` names (its type's NotFound)."""
+        return str(self.get_resource(context, ref)['id'])
+
+    def hold_for_maintenance(self, session, reservation_id: str,
+                             resource_id: str, start: datetime.datetime,
+                             end: datetime.datetime) -> str | None:
+        """Write the detail of a maintenance window's hold reservation
+        and its allocation on ``resource_id`` over [start, end], whatever
+        else the resource holds; the detail's id."""
+        raise exceptions.Invalid(
+            reason='%s resources have no maintenance windows'
+                   % self.resource_type)
+
     def health_targets(self, context, checker: str,
                        now: datetime.datetime,
                        interval: datetime.timedelta, limit: int) -> list:

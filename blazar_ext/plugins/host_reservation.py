@@ -154,6 +154,23 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
             RESOURCE_TYPE, lease_models.ComputeHostAllocation,
             host_models.ComputeHost, 'compute_host_id')]
 
+    maintenance_column = 'compute_host_id'
+
+    def resource_id_of(self, context, ref: str) -> str:
+        return str(host_service.host_id_of(context, ref))
+
+    def hold_for_maintenance(self, session, reservation_id: str,
+                             resource_id: str, start: datetime.datetime,
+                             end: datetime.datetime) -> str | None:
+        spec = self.normalize({'resource_type': RESOURCE_TYPE,
+                               'min': 1, 'max': 1,
+                               'hypervisor_properties': '',
+                               'resource_properties': ''},
+                              private_visible=True)
+        allocation_api.allocate_hosts(session, reservation_id,
+                                      [resource_id], start, end)
+        return self.add_detail(session, reservation_id, spec)
+
     def health_targets(self, context, checker: str,
                        now: datetime.datetime,
                        interval: datetime.timedelta, limit: int) -> list:

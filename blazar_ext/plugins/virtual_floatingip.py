@@ -65,6 +65,17 @@ class FloatingIPPlugin(base.DetailTableMixin, base.ResourcePlugin):
             RESOURCE_TYPE, fip_models.FloatingIPAllocation,
             fip_models.FloatingIP, 'floatingip_id')]
 
+    maintenance_column = 'floatingip_id'
+
+    def hold_for_maintenance(self, session, reservation_id: str,
+                             resource_id: str, start: datetime.datetime,
+                             end: datetime.datetime) -> str | None:
+        spec = self.normalize({'network_id': fip_api.network_of(
+            session, resource_id), 'amount': 1})
+        allocation_api.allocate_floatingips(session, reservation_id,
+                                            [resource_id], start, end)
+        return self.add_detail(session, reservation_id, spec)
+
     def create_floatingip(self, context, values: dict) -> dict:
         address = values['floating_ip_address']
         if not netutils.is_valid_ip(address):

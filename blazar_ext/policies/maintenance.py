@@ -1,4 +1,5 @@
-"""Policies for host maintenance windows: operators only."""
+"""Policies for maintenance windows (of hosts and floating IPs):
+operators only."""
 
 from oslo_policy import policy
 
@@ -10,33 +11,37 @@ POST = POLICY_ROOT % 'post'
 PATCH = POLICY_ROOT % 'patch'
 DELETE = POLICY_ROOT % 'delete'
 
-_ONE = '/v1/os-hosts/{host_id}/maintenance/{maintenance_id}'
+_HOST = '/v1/os-hosts/{host_id}/maintenance'
+_FIP = '/v1/floatingips/{floatingip_id}/maintenance'
+_ONES = [path + '/{maintenance_id}' for path in (_HOST, _FIP)]
+
+
+def _on(paths: list, method: str) -> list:
+    return [{'path': path, 'method': method} for path in paths]
+
+
 rules = [
     policy.DocumentedRuleDefault(
         name=GET,
         check_str=base.RULE_ADMIN,
         description='List maintenance windows or show one.',
-        operations=[{'path': '/v1/maintenance', 'method': 'GET'},
-                    {'path': '/v1/os-hosts/{host_id}/maintenance',
-                     'method': 'GET'},
-                    {'path': _ONE, 'method': 'GET'}]),
+        operations=_on(['/v1/maintenance', _HOST, _FIP] + _ONES, 'GET')),
     policy.DocumentedRuleDefault(
         name=POST,
         check_str=base.RULE_ADMIN,
-        description='Schedule maintenance on a host (or see what it would '
-                    'move, with dry_run).',
-        operations=[{'path': '/v1/os-hosts/{host_id}/maintenance',
-                     'method': 'POST'}]),
+        description='Schedule maintenance on a host or a floating IP (or '
+                    'see what it would move, with dry_run).',
+        operations=_on([_HOST, _FIP], 'POST')),
     policy.DocumentedRuleDefault(
         name=PATCH,
         check_str=base.RULE_ADMIN,
         description='Move or shorten a maintenance window.',
-        operations=[{'path': _ONE, 'method': 'PATCH'}]),
+        operations=_on(_ONES, 'PATCH') + _on(_ONES, 'PUT')),
     policy.DocumentedRuleDefault(
         name=DELETE,
         check_str=base.RULE_ADMIN,
         description='Cancel a maintenance window.',
-        operations=[{'path': _ONE, 'method': 'DELETE'}]),
+        operations=_on(_ONES, 'DELETE')),
 ]
 
 

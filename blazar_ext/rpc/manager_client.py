@@ -26,6 +26,8 @@ History:
     1.6 - plan_lease: a slot search whose reservations share a pool,
           whose options are checked by allocations rolled back (the
           manager's writes, even undone)
+    1.7 - schedule_maintenance takes resource_type (maintenance windows
+          on floating IPs); a window on a host is still sent as 1.5
 """
 
 from concurrent import futures
@@ -40,7 +42,7 @@ from blazar_ext import rpc
 
 CONF = cfg.CONF
 
-RPC_API_VERSION = '1.6'
+RPC_API_VERSION = '1.7'
 
 # Seconds allowed on top of [manager] rpc_timeout before a call is given up.
 DEADLINE_MARGIN = 2.0
@@ -202,10 +204,16 @@ class ManagerClient:
         return self._call(context, 'skip_lease_series_date', version='1.5',
                           series_id=series_id, date=date)
 
-    def schedule_maintenance(self, context, host_id: str,
-                             values: dict) -> dict:
-        return self._call(context, 'schedule_maintenance', version='1.5',
-                          host_id=host_id, values=values)
+    def schedule_maintenance(self, context, host_id: str, values: dict,
+                             resource_type: str | None = None) -> dict:
+        """A window on the host ``host_id`` (1.5), or on the
+        ``resource_type`` resource of that id (1.7)."""
+        if resource_type is None:
+            return self._call(context, 'schedule_maintenance',
+                              version='1.5', host_id=host_id, values=values)
+        return self._call(context, 'schedule_maintenance', version='1.7',
+                          host_id=host_id, values=values,
+                          resource_type=resource_type)
 
     def update_maintenance(self, context, maintenance_id: str,
                            values: dict) -> dict:

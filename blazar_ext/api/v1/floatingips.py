@@ -6,6 +6,7 @@ from pecan import rest
 from blazar_ext.api.v1 import allocations as v1_allocations
 from blazar_ext.api.v1 import calendar as v1_calendar
 from blazar_ext.api.v1 import leases as v1_leases
+from blazar_ext.api.v1 import maintenance as v1_maintenance
 from blazar_ext.api.v1.schemas import floatingip as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
@@ -24,6 +25,8 @@ class FloatingIPsController(rest.RestController):
 
     # /v1/floatingips/calendar: what the reservation calendar draws.
     calendar = v1_calendar.FloatingIPCalendarController()
+    # /v1/floatingips/{floatingip_id}/maintenance.
+    maintenance = v1_maintenance.FloatingIPMaintenanceController()
 
     @pecan.expose('json')
     def get_all(self):

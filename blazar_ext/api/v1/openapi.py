@@ -40,7 +40,6 @@ _SUBSCRIPTION = '/v1/subscriptions/{subscription_id}'
 _PROPERTIES = '/v1/{resource_type}/properties'
 _HOSTS = '/v1/os-hosts'
 _HOST = _HOSTS + '/{host_id}'
-_WINDOW = _HOST + '/maintenance/{maintenance_id}'
 _FIPS = '/v1/floatingips'
 _FIP = _FIPS + '/{floatingip_id}'
 _DEVICES = '/v1/devices'
@@ -66,6 +65,29 @@ def _type_properties(prefix: str, what: str) -> dict:
             'Make a %s property private or public.' % what,
             {200: r.TYPE_PROPERTY_UPDATED},
             request=property_schema.UPDATE),
+    }
+
+
+def _maintenance(resource: str, what: str) -> dict:
+    """The maintenance window routes below one resource's path."""
+    one = resource + '/maintenance/{maintenance_id}'
+    change = Operation('Move or shorten a maintenance window.',
+                       {200: r.WINDOW_CHANGE},
+                       request=maintenance_schema.UPDATE)
+    return {
+        ('GET', resource + '/maintenance'): Operation(
+            'The maintenance windows of %s.' % what, {200: r.WINDOWS}),
+        ('POST', resource + '/maintenance'): Operation(
+            'Schedule a maintenance window on %s (200 and nothing '
+            'written with ``dry_run``).' % what,
+            {201: r.WINDOW_CHANGE, 200: r.WINDOW_CHANGE},
+            request=maintenance_schema.CREATE),
+        ('GET', one): Operation('Show a maintenance window.',
+                                {200: r.ONE_WINDOW}),
+        ('PUT', one): change,
+        ('PATCH', one): change,
+        ('DELETE', one): Operation('Cancel a maintenance window.',
+                                   _NO_BODY),
     }
 
 
@@ -114,7 +136,8 @@ CORE = {
         'Skip the occurrence of one local date.', {200: r.SERIES},
         request=series_schema.SKIP),
     ('GET', '/v1/maintenance'): Operation(
-        "Every host's maintenance windows.", {200: r.WINDOWS}),
+        'Every maintenance window, of hosts and floating IPs.',
+        {200: r.WINDOWS}),
     ('GET', _PROPERTIES): Operation(
         'List the properties of a resource type (the discovery spec).',
         {200: r.SPEC_PROPERTIES}, query=property_schema.LIST_QUERY),
@@ -178,23 +201,8 @@ HOSTS = {
     ('GET', _HOSTS + '/availability'): Operation(
         'When ``count`` matching hosts are free.', {200: r.AVAILABILITY},
         query=query.AVAILABILITY),
-    ('GET', _HOST + '/maintenance'): Operation(
-        "A host's maintenance windows.", {200: r.WINDOWS}),
-    ('POST', _HOST + '/maintenance'): Operation(
-        'Schedule a maintenance window (200 and nothing written with '
-        '``dry_run``).', {201: r.WINDOW_CHANGE, 200: r.WINDOW_CHANGE},
-        request=maintenance_schema.CREATE),
-    ('GET', _WINDOW): Operation('Show a maintenance window.',
-                                {200: r.ONE_WINDOW}),
-    ('PUT', _WINDOW): Operation(
-        'Move or shorten a maintenance window.', {200: r.WINDOW_CHANGE},
-        request=maintenance_schema.UPDATE),
-    ('PATCH', _WINDOW): Operation(
-        'Move or shorten a maintenance window.', {200: r.WINDOW_CHANGE},
-        request=maintenance_schema.UPDATE),
-    ('DELETE', _WINDOW): Operation('Cancel a maintenance window.',
-                                   _NO_BODY),
 }
+HOSTS.update(_maintenance(_HOST, 'a host'))
 HOSTS.update(_type_properties(_HOSTS, 'host'))
 HOSTS.update(_calendar(_HOSTS, 'hosts'))
 
@@ -214,6 +222,7 @@ FLOATINGIPS = {
         {200: r.ONE_FLOATINGIP_ALLOCATION}, query=query.ALLOCATIONS),
 }
 FLOATINGIPS.update(_calendar(_FIPS, 'floating IPs'))
+FLOATINGIPS.update(_maintenance(_FIP, 'a floating IP'))
 
 # physical:device, mounted at /v1/devices.
 DEVICES = {

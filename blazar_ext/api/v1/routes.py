@@ -97,6 +97,7 @@ CORE = (
 _HOST = '/{host_id}'
 _MAINTENANCE = _HOST + '/maintenance/{maintenance_id}'
 _FIP = '/{floatingip_id}'
+_FIP_WINDOW = _FIP + '/maintenance/{maintenance_id}'
 
 # Below a plugin's mount point, by the controller class it mounts there.
 MOUNTED = {
@@ -140,6 +141,18 @@ MOUNTED = {
               allocations.FloatingIPAllocationController.get_all),
         Route('GET', '/calendar',
               calendar.FloatingIPCalendarController.get_all),
+        Route('GET', _FIP + '/maintenance',
+              maintenance.FloatingIPMaintenanceController.get_all),
+        Route('POST', _FIP + '/maintenance',
+              maintenance.FloatingIPMaintenanceController.post),
+        Route('GET', _FIP_WINDOW,
+              maintenance.FloatingIPMaintenanceController.get_one),
+        Route('PUT', _FIP_WINDOW,
+              maintenance.FloatingIPMaintenanceController.put),
+        Route('PATCH', _FIP_WINDOW,
+              maintenance.FloatingIPMaintenanceController.patch),
+        Route('DELETE', _FIP_WINDOW,
+              maintenance.FloatingIPMaintenanceController.delete),
     ),
 }
 

@@ -7,6 +7,7 @@ import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.models import floatingip as models
+from blazar_ext.db.models import maintenance as maintenance_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
@@ -24,6 +25,11 @@ def _get_model(session, fip_id: str, lock: bool = False):
 def floatingip_get(context, fip_id: str) -> dict:
     with db_session.reader.using(context) as session:
         return _get_model(session, fip_id).to_dict()
+
+
+def network_of(session, fip_id: str) -> str:
+    """The network of a floating IP (FloatingIPNotFound)."""
+    return _get_model(session, fip_id).floating_network_id
 
 
 def floatingips_get(context, fip_ids) -> list:
@@ -69,6 +75,10 @@ def floatingip_delete(context, fip_id: str,
                 raise exceptions.FloatingIPInUse(floatingip=fip_id)
             session.execute(sa.delete(models.FloatingIPAllocation).where(
                 models.FloatingIPAllocation.floatingip_id == fip.id))
+            # Its past maintenance windows (a current one holds it).
+            window = maintenance_models.MaintenanceWindow
+            session.execute(sa.delete(window).where(
+                window.floatingip_id == fip.id))
             session.delete(fip)
 
 

@@ -1,11 +1,13 @@
-"""Maintenance windows of hosts (issue 30).
+"""Maintenance windows of hosts and floating IPs (issue 30).
 
-A window holds its host through a lease of its own (status MAINTENANCE,
-one physical:host reservation, an allocation over the window), so the
-allocation path books nothing new on the host for the window; the
-reservations already there are handed to healing ahead of time, in the
-transaction that writes the window. Healing never touches the hold: its
-status is not a live one.
+A window holds its resource through a lease of its own (status
+MAINTENANCE, one reservation of the resource's type, an allocation over
+the window), so the allocation path books nothing new on the resource for
+the window; the reservations already there are handed to healing ahead
+of time, in the transaction that writes the window. Healing never touches
+the hold: its status is not a live one. What is type-specific (the
+window's column, the hold's detail and allocation, where reservations
+hold the resource) comes from the type's plugin.
 """
 
 import datetime
@@ -15,8 +17,6 @@ import sqlalchemy as sa
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import healing as healing_api
 from blazar_ext.db.api import lease as lease_api
-from blazar_ext.db.models import host as host_models
-from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db.models import maintenance as models
 from blazar_ext.db import session as db_session
@@ -52,10 +52,13 @@ def window_get(context, window_id: str) -> dict:
         return row.to_dict()
 
 
-def window_list(context, host_id: str | None = None) -> list:
+def window_list(context, column: str | None = None,
+                resource_id: str | None = None) -> list:
+    """Every window, or those whose ``column`` (a resource type's) is
+    ``resource_id``."""
     query = sa.select(_WINDOW).order_by(_WINDOW.start_date, _WINDOW.id)
-    if host_id is not None:
-        query = query.where(_WINDOW.compute_host_id == host_id)
+    if column is not None:
+        query = query.where(getattr(_WINDOW, column) == resource_id)
     with db_session.reader.using(context) as session:
         return [row.to_dict() for row in session.scalars(query)]
 
@@ -111,28 +114,29 @@ def window_set(session, window_id: str, values: dict) -> None:
                     .execution_options(synchronize_session=False))
 
 
-def lock_host(session, host_id: str) -> None:
-    """The host row, locked as the allocation path locks candidates:
-    nothing is booked on it while the window is written."""
-    found = session.scalar(
-        sa.select(host_models.ComputeHost.id)
-        .where(host_models.ComputeHost.id == host_id).with_for_update())
-    if found is None:
-        raise exceptions.HostNotFound(host=host_id)
+def lock_resource(session, model, resource_id: str) -> bool:
+    """The resource row (``model``: a host, a floating IP), locked as the
+    allocation path locks candidates: nothing is booked on it while the
+    window is written. False if it is gone."""
+    return session.scalar(
+        sa.select(model.id).where(model.id == resource_id)
+        .with_for_update()) is not None
 
 
-def overlapping(session, host_id: str, start: datetime.datetime,
-                end: datetime.datetime, now: datetime.datetime) -> list:
+def overlapping(session, sources: list, resource_id: str,
+                start: datetime.datetime, end: datetime.datetime,
+                now: datetime.datetime) -> list:
     """(reservation row dict, lease start, lease end) of the live
-    reservations holding ``host_id`` (whole or in part) over part of
-    [start, end], their leases locked in id order."""
+    reservations holding ``resource_id`` (whole or in part) over part of
+    [start, end], through the ``sources`` (healing LostSource entries of
+    the resource's type), their leases locked in id order."""
     found = {}
-    for alloc in (lease_models.ComputeHostAllocation,
-                  instance_models.InstanceAllocation):
+    for source in sources:
+        alloc = source.allocation
         query = (sa.select(_RES.id, _RES.lease_id)
                  .join(alloc, alloc.reservation_id == _RES.id)
                  .join(_LEASE, _LEASE.id == _RES.lease_id)
-                 .where(alloc.compute_host_id == host_id,
+                 .where(getattr(alloc, source.column) == resource_id,
                         alloc.start_date < end, alloc.end_date > start,
                         alloc.end_date > now,
                         _LEASE.status.in_(healing_api.LIVE_STATUSES)))
@@ -157,20 +161,17 @@ def flag_changed(session, reservation_ids: list) -> None:
                         .execution_options(synchronize_session=False))
 
 
-def hold_insert(session, lease_values: dict, host_id: str,
-                add_detail) -> str:
-    """The hold lease of a window: its reservation (detail written by
-    ``add_detail(session, reservation id)``) and its allocation on the
-    host over the lease's window, whatever else the host holds."""
+def hold_insert(session, lease_values: dict, resource_type: str,
+                hold) -> str:
+    """The hold lease of a window and its reservation of
+    ``resource_type``, whose detail and allocation ``hold(session,
+    reservation id)`` writes (returning the detail's id)."""
     lease_id = lease_api.lease_insert(session, dict(lease_values,
                                                     status=HOLD_STATUS))
     reservation_id = lease_api.reservation_insert(
-        session, lease_id, 'physical:host', 'pending')
+        session, lease_id, resource_type, 'pending')
     lease_api.reservation_set_resource(session, reservation_id,
-                                       add_detail(session, reservation_id))
-    allocation_api.allocate_hosts(session, reservation_id, [host_id],
-                                  lease_values['start_date'],
-                                  lease_values['end_date'])
+                                       hold(session, reservation_id))
     return lease_id
 
 
@@ -184,11 +185,12 @@ def hold_move(session, lease_id: str, start: datetime.datetime,
     allocation_api.move_window(session, ids, start, end)
 
 
-def hold_release(session, lease_id: str) -> None:
-    """The hold's allocation dropped: the host is free again for the
-    window (the hold lease stays, as a record)."""
+def hold_release(session, lease_id: str, release) -> None:
+    """The hold's allocation dropped (``release(session, reservation
+    ids)``, its type's): the resource is free again for the window (the
+    hold lease stays, as a record)."""
     ids = list(session.scalars(sa.select(_RES.id).where(
         _RES.lease_id == lease_id)))
     if ids:
-        allocation_api.release_hosts(session, ids[0])
+        release(session, ids)
     lease_api.lease_set(session, lease_id, {'status': 'TERMINATED'})

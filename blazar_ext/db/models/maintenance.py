@@ -1,4 +1,4 @@
-"""Maintenance windows of hosts."""
+"""Maintenance windows of hosts and floating IPs."""
 
 import sqlalchemy as sa
 
@@ -13,9 +13,17 @@ class MaintenanceWindow(base.BASE):
     )
 
     id = sa.Column(sa.String(36), primary_key=True, default=base.new_uuid)
+    # One resource column per type (db/api/maintenance.py COLUMNS); the
+    # others are NULL.
     compute_host_id = sa.Column(
         sa.String(36), sa.ForeignKey('computehosts.id', ondelete='CASCADE'),
-        nullable=False, index=True)
+        nullable=True, index=True)
+    floatingip_id = sa.Column(
+        sa.String(36),
+        # No cascade (migration 0026): floatingip_delete deletes them.
+        sa.ForeignKey('floatingips.id',
+                      name='fk_maintenance_windows_floatingip_id'),
+        nullable=True, index=True)
     start_date = sa.Column(sa.DateTime, nullable=False)
     end_date = sa.Column(sa.DateTime, nullable=False)
     reason = sa.Column(sa.String(255))

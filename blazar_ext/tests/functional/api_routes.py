@@ -98,8 +98,11 @@ def _rest_routes(controller, path: str) -> list:
         args = (pecan_util.getargspec(get_all).args[1:]
                 if get_all is not None else [])
         # get_all(self, host_id): the child hangs under an item
-        # (/v1/os-hosts/{host_id}/allocation).
-        base = ('%s/{%s}/%s' % (path, args[0], name) if args
+        # (/v1/os-hosts/{host_id}/allocation); a child shared by several
+        # parents names the item in ``parent_argument``.
+        parent = getattr(child, 'parent_argument', None) or (
+            args[0] if args else None)
+        base = ('%s/{%s}/%s' % (path, parent, name) if args
                 else '%s/%s' % (path, name))
         routes += _rest_routes(child, base)
     return routes
@@ -226,6 +229,14 @@ VALID_BODIES = {
     ('PUT', '/v1/os-hosts/{host_id}/maintenance/{maintenance_id}'):
         lambda: {'end_date': date(5090), 'dry_run': True},
     ('PATCH', '/v1/os-hosts/{host_id}/maintenance/{maintenance_id}'):
+        lambda: {'start_date': date(5010), 'dry_run': True},
+    ('POST', '/v1/floatingips/{floatingip_id}/maintenance'): lambda: {
+        'start_date': date(6000), 'end_date': date(6060),
+        'reason': 'fuzz', 'dry_run': True},
+    ('PUT', '/v1/floatingips/{floatingip_id}/maintenance/{maintenance_id}'):
+        lambda: {'end_date': date(5090), 'dry_run': True},
+    ('PATCH',
+     '/v1/floatingips/{floatingip_id}/maintenance/{maintenance_id}'):
         lambda: {'start_date': date(5010), 'dry_run': True},
     ('POST', '/placement/resource_providers'): lambda: {
         'name': 'fuzz-rp', 'uuid': str(uuid.uuid4()),
@@ -386,6 +397,10 @@ def seed(request) -> dict:
     maintenance = ok('POST', '/v1/os-hosts/%s/maintenance' % host['id'], {
         'start_date': date(5000), 'end_date': date(5100),
         'reason': 'seeded'})['maintenance']
+    fip_maintenance = ok(
+        'POST', '/v1/floatingips/%s/maintenance' % fip['id'], {
+            'start_date': date(5000), 'end_date': date(5100),
+            'reason': 'seeded'})['maintenance']
     mv = {'OpenStack-API-Version': 'placement latest'}
     ok('POST', '/placement/resource_providers',
        {'name': 'rp1', 'uuid': RP_UUID}, headers=mv)
@@ -432,7 +447,7 @@ def seed(request) -> dict:
         'budget_id': [budget['id']],
         'subscription_id': [subscription['id']],
         'series_id': [series['series_id']],
-        'maintenance_id': [maintenance['id']],
+        'maintenance_id': [maintenance['id'], fip_maintenance['id']],
     }
 
 

@@ -148,3 +148,24 @@ class TestRPCVersionPin(base.LeaseTestCase):
         self.assertEqual([], self.wire.versions('plan_lease'))
         resp = self._plan([base.host_reservation()])
         self.assertEqual(200, resp.status, resp.text)
+
+    def test_floatingip_maintenance_pinned_below_1_7_is_503(self):
+        self.conf.set_override('rpc_version', '1.6', group='manager')
+        manager_client.reset_client()
+        host = self.add_host('h1')
+        window = {'start_date': base.lease_date(30),
+                  'end_date': base.lease_date(60)}
+        resp = self.request('POST', '/v1/os-hosts/%s/maintenance'
+                            % host['id'], window)
+        self.assertEqual(201, resp.status, resp.text)
+        # A host's window is still the 1.5 call.
+        self.assertEqual(['1.5'], self.wire.versions('schedule_maintenance'))
+        resp = self.request('POST', '/v1/floatingips', {
+            'floating_network_id': 'net-1',
+            'floating_ip_address': '172.24.4.10'})
+        self.assertEqual(201, resp.status, resp.text)
+        resp = self.request('POST', '/v1/floatingips/%s/maintenance'
+                            % resp.json()['floatingip']['id'], window)
+        self.assertEqual(503, resp.status, resp.text)
+        self.assertIn('rpc_version', resp.json()['error_message'])
+        self.assertEqual(['1.5'], self.wire.versions('schedule_maintenance'))

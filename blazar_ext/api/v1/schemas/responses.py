@@ -203,13 +203,16 @@ CALENDAR = obj({'calendar': obj({
 # --- maintenance -----------------------------------------------------------
 
 _WINDOW_FIELDS = {
-    'id': STRING, 'host_id': STRING, 'start_date': STAMP,
+    'id': STRING, 'resource_type': STRING, 'start_date': STAMP,
     'end_date': STAMP, 'reason': OPT_STRING,
     'status': {'enum': [maintenance_api.SCHEDULED, maintenance_api.ACTIVE,
                         maintenance_api.DONE, maintenance_api.CANCELLED]},
     'lease_id': OPT_STRING}
-# The manager's answer to a change carries no row times.
-WINDOW = obj(_stamped(_WINDOW_FIELDS), required=list(_WINDOW_FIELDS))
+# The manager's answer to a change carries no row times; the resource is
+# named by host_id (physical:host) or floatingip_id (virtual:floatingip).
+WINDOW = obj(_stamped(dict(_WINDOW_FIELDS, host_id=STRING,
+                           floatingip_id=STRING)),
+             required=list(_WINDOW_FIELDS))
 ONE_WINDOW = obj({'maintenance': WINDOW})
 WINDOWS = obj({'maintenances': array(WINDOW)})
 _MOVE = {'lease_id': STRING, 'reservation_id': STRING,

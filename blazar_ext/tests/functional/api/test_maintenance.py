@@ -5,15 +5,12 @@ MariaDB and PostgreSQL."""
 
 import argparse
 import contextlib
-import datetime
 import io
 
-from oslo_utils import timeutils
-
 from blazar_ext.cmd import hosts as hosts_cmd
-
 from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import maintenance_checks
 
 FMT = base.FMT
 
@@ -22,17 +19,10 @@ def _at(minutes: int) -> str:
     return base.lease_date(minutes)
 
 
-class TestMaintenance(base.HostServiceTestCase):
+class TestMaintenance(maintenance_checks.MaintenanceChecks,
+                      base.HostServiceTestCase):
 
-    def schedule(self, host: dict, start: int, end: int, expect=201,
-                 **extra) -> dict:
-        body = {'start_date': _at(start), 'end_date': _at(end),
-                'reason': 'new disks'}
-        body.update(extra)
-        resp = self.request('POST', '/v1/os-hosts/%s/maintenance'
-                            % host['id'], body)
-        self.assertEqual(expect, resp.status, resp.text)
-        return resp.json()
+    collection = '/v1/os-hosts'
 
     def names(self) -> dict:
         return {h['id']: h['hypervisor_hostname'] for h in self.request(
@@ -41,10 +31,6 @@ class TestMaintenance(base.HostServiceTestCase):
     def hosts_of(self, lease_id: str) -> list:
         names = self.names()
         return [names[h] for h in self.allocated_hosts(lease_id)]
-
-    def run_maintenance(self, minutes: int) -> list:
-        now = timeutils.utcnow() + datetime.timedelta(minutes=minutes)
-        return self.manager.service.maintenance_task.run_once(now)
 
     def test_three_overlapping_leases_each_move(self):
         notifications = self.capture_notifications()
@@ -56,17 +42,9 @@ class TestMaintenance(base.HostServiceTestCase):
         self.add_host('h1')
         answer = self.schedule(h0, 30, 600)
         self.assertFalse(answer['dry_run'])
-        self.assertEqual([], answer['unmovable'])
-        self.assertEqual(sorted(lease['id'] for lease in leases),
-                         sorted(m['lease_id'] for m in answer['moved']))
-        for lease in leases:
-            self.assertEqual(['h1'], self.hosts_of(lease['id']))
-            [reservation] = self.show(lease['id'])['reservations']
-            self.assertTrue(reservation['resources_changed'])
-        scheduled = [n[1] for n in notifications
-                     if n[1]['event_type'] == 'lease.maintenance.scheduled']
-        self.assertEqual(sorted(lease['id'] for lease in leases),
-                         sorted(n['payload']['id'] for n in scheduled))
+        self.assert_all_moved(answer, leases, notifications, lambda lease:
+                              self.assertEqual(['h1'],
+                                               self.hosts_of(lease['id'])))
         # The host is held for the window: nothing new lands on it.
         self.create(name='late', start=200, end=230, expect=409)
         listed = self.request('GET', '/v1/maintenance').json()
@@ -76,28 +54,9 @@ class TestMaintenance(base.HostServiceTestCase):
     def test_no_spare_host_dry_run_moves_nothing_then_degraded(self):
         h0 = self.add_host('h0')
         lease = self.create(start=60, end=120)
-        answer = self.schedule(h0, 30, 600, expect=200, dry_run=True)
-        self.assertTrue(answer['dry_run'])
-        self.assertEqual([], answer['moved'])
-        self.assertEqual([lease['id']],
-                         [u['lease_id'] for u in answer['unmovable']])
+        self.assert_unmovable_then_degraded(h0, lease,
+                                            lambda: self.host(h0))
         self.assertEqual(['h0'], self.hosts_of(lease['id']))
-        self.assertEqual([], self.request(
-            'GET', '/v1/os-hosts/%s/maintenance' % h0['id']).json()[
-                'maintenances'])
-        answer = self.schedule(h0, 30, 600)
-        self.assertEqual([lease['id']],
-                         [u['lease_id'] for u in answer['unmovable']])
-        self.assertFalse(self.show(lease['id'])['degraded'])
-        # The window starts: the host goes out of service, the lease is
-        # degraded; it ends: the host is back.
-        self.assertEqual([(answer['maintenance']['id'], 'active')],
-                         self.run_maintenance(31))
-        self.assertFalse(self.host(h0)['reservable'])
-        self.assertTrue(self.show(lease['id'])['degraded'])
-        self.assertEqual([(answer['maintenance']['id'], 'done')],
-                         self.run_maintenance(601))
-        self.assertTrue(self.host(h0)['reservable'])
 
     def test_move_shorten_and_cancel(self):
         h0 = self.add_host('h0')
@@ -128,32 +87,7 @@ class TestMaintenance(base.HostServiceTestCase):
         self.create(name='after', start=240, end=250)
 
     def test_bad_input(self):
-        h0 = self.add_host('h0')
-        path = '/v1/os-hosts/%s/maintenance' % h0['id']
-        for field, body in (
-                ('end_date', {'start_date': _at(60), 'end_date': _at(30)}),
-                ('start_date', {'start_date': 'tomorrow',
-                                'end_date': _at(30)}),
-                ('start_date', {'start_date': _at(-600),
-                                'end_date': _at(30)}),
-                ('end_date', {'start_date': _at(60)}),
-                ('dry_run', {'start_date': _at(30), 'end_date': _at(60),
-                             'dry_run': 'perhaps'}),
-                ('color', {'start_date': _at(30), 'end_date': _at(60),
-                           'color': 'red'})):
-            resp = self.request('POST', path, body)
-            self.assertEqual(400, resp.status, resp.text)
-            self.assertIn(field, resp.json()['error_message'], body)
-        resp = self.request('POST', '/v1/os-hosts/nope/maintenance',
-                            {'start_date': _at(30), 'end_date': _at(60)})
-        self.assertEqual(404, resp.status, resp.text)
-        resp = self.request('POST', path, {'start_date': _at(30),
-                                           'end_date': _at(60)},
-                            headers={'X-Project-Id': 'p', 'X-User-Id': 'u',
-                                     'X-Roles': 'member'})
-        self.assertEqual(403, resp.status, resp.text)
-        self.assertEqual([], self.request('GET', path).json()[
-            'maintenances'])
+        self.assert_bad_input(self.add_host('h0'))
 
     def test_bad_changes_are_400_and_change_nothing(self):
         h0 = self.add_host('h0')
