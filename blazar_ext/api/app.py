@@ -35,6 +35,7 @@ from blazar_ext.api.middleware import metrics
 from blazar_ext.api.middleware import sizelimit
 from blazar_ext.api import middleware_argspec
 from blazar_ext.api import pecan_argspec
+from blazar_ext.api import pecan_segments
 from blazar_ext.api.placement import app as placement_app
 from blazar_ext.api.v1 import app as v1_app
 from blazar_ext import policy
@@ -46,6 +47,7 @@ def build(conf: cfg.ConfigOpts = CONF):
     """Build the API's WSGI application from configuration."""
     policy.init(conf)
     pecan_argspec.install()
+    pecan_segments.install()
     app = dispatch.PrefixDispatcher(v1_app.build(), [
         ('/placement', placement_app.build(), True),
         ('/v2', metadefs_app.build(), True),
