@@ -33,7 +33,9 @@ from blazar_ext.api.middleware import dispatch
 from blazar_ext.api.middleware import head
 from blazar_ext.api.middleware import metrics
 from blazar_ext.api.middleware import sizelimit
+from blazar_ext.api import middleware_argspec
 from blazar_ext.api import pecan_argspec
+from blazar_ext.api import pecan_segments
 from blazar_ext.api.placement import app as placement_app
 from blazar_ext.api.v1 import app as v1_app
 from blazar_ext import policy
@@ -45,6 +47,7 @@ def build(conf: cfg.ConfigOpts = CONF):
     """Build the API's WSGI application from configuration."""
     policy.init(conf)
     pecan_argspec.install()
+    pecan_segments.install()
     app = dispatch.PrefixDispatcher(v1_app.build(), [
         ('/placement', placement_app.build(), True),
         ('/v2', metadefs_app.build(), True),
@@ -87,6 +90,7 @@ def build_placement(conf: cfg.ConfigOpts = CONF):
 def _outer(app, conf: cfg.ConfigOpts):
     """HEAD, request ids, CORS and proxy headers, around either
     application."""
+    middleware_argspec.install()
     app = head.HeadAsGet(app)
     app = request_id.RequestId(app)
     # Outside authentication, so a browser's preflight needs no token.

@@ -1,6 +1,7 @@
 """The enforcer looks at policy files once a second, and caches the
 argument specs oslo.policy asks for on every check."""
 
+import ast
 import inspect
 import os
 from unittest import mock
@@ -77,3 +78,33 @@ class CheckInspectTest(base.TestCase):
         self.assertIs(first, again)
         # Everything else is inspect's own.
         self.assertIs(inspect.isclass, _checks.inspect.isclass)
+
+
+class CheckAstTest(base.TestCase):
+
+    def test_left_sides_are_parsed_once(self):
+        policy.init(self.conf)
+        self.assertIsInstance(_checks.ast, policy._CheckAst)
+        policy._CheckAst._literal.cache_clear()
+        check = _checks.GenericCheck('project_id', '%(project_id)s')
+        with mock.patch.object(ast, 'literal_eval',
+                               wraps=ast.literal_eval) as parse:
+            for _ in range(3):
+                self.assertTrue(check({'project_id': 'p'},
+                                      {'project_id': 'p'}, None))
+                self.assertFalse(check({'project_id': 'q'},
+                                       {'project_id': 'p'}, None))
+        self.assertEqual(1, parse.call_count)
+
+    def test_literal_left_side_still_compared(self):
+        policy.init(self.conf)
+        check = _checks.GenericCheck("'member'", '%(role)s')
+        self.assertTrue(check({'role': 'member'}, {}, None))
+        self.assertFalse(check({'role': 'reader'}, {}, None))
+        again = _checks.GenericCheck("'member'", '%(role)s')
+        self.assertTrue(again({'role': 'member'}, {}, None))
+
+    def test_malformed_raises_value_error_every_time(self):
+        for _ in range(2):
+            self.assertRaises(ValueError, policy._CheckAst().literal_eval,
+                              'project_id')
