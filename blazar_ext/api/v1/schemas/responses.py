@@ -236,7 +236,10 @@ ONE_FLOATINGIP_ALLOCATION = obj({'allocation': _FIP_ALLOCATION})
 DEVICE = obj(_stamped({
     'id': STRING, 'name': STRING, 'device_type': STRING,
     'vendor': OPT_STRING, 'model': OPT_STRING, 'reservable': BOOLEAN,
-    'reservable_reason': OPT_STRING}), additional=CAPABILITY_VALUE)
+    'reservable_reason': OPT_STRING,
+    # Its resource provider (null if none) and that provider's traits.
+    'resource_provider_uuid': OPT_STRING,
+    'traits': array(STRING)}), additional=CAPABILITY_VALUE)
 ONE_DEVICE = obj({'device': DEVICE})
 DEVICES = obj({'devices': array(DEVICE)})
 DEVICE_ALLOCATIONS = FLOATINGIP_ALLOCATIONS
