@@ -186,6 +186,10 @@ AVAILABILITY = obj({'availability': obj({
     'earliest': nullable(obj(_FREE))})})
 
 # Leases and allocations are rows under their field names.
+# /calendar/tabs.json: the calendar_tab of each enabled resource plugin.
+CALENDAR_TABS = obj({'tabs': array(obj({
+    'key': STRING, 'label': STRING, 'column': STRING, 'noun': STRING,
+    'path': STRING, 'resource_type': STRING}))})
 CALENDAR = obj({'calendar': obj({
     'start': MINUTE, 'end': MINUTE, 'resource_count': INTEGER,
     # Per type: a host's reservable_reason, a floating IP's network.
