@@ -109,6 +109,8 @@ class DevicePlugin(base.DetailTableMixin, base.ResourcePlugin):
         'devices': 'blazar_ext.api.v1.devices:DevicesController'}
     policy_modules = ('blazar_ext.policies.devices',)
     catalog_resource_type = 'OS::Blazar::Device'
+    calendar_tab = {'key': 'devices', 'label': 'Devices', 'column': 'Device',
+                    'noun': 'devices', 'path': '/v1/devices/calendar'}
     detail_table = device_api.DETAILS
     resource_operations = ('create', 'update', 'delete')
 

@@ -308,6 +308,18 @@ class TestDevices(DeviceTestCase):
         resp = self.request('GET', '/v1/devices/calendar?start=x&end=y')
         self.assertEqual(400, resp.status, resp.text)
 
+    def test_calendar_tab(self):
+        # The calendar page's Devices tab, after the hosts' and floating
+        # IPs' as [manager] plugins orders them; its route answers.
+        resp = self.request('GET', '/calendar/tabs.json', token=None)
+        tabs = resp.json()['tabs']
+        self.assertEqual(['hosts', 'floatingips', 'devices'],
+                         [tab['key'] for tab in tabs])
+        self.assertEqual({'key': 'devices', 'label': 'Devices',
+                          'column': 'Device', 'noun': 'devices',
+                          'path': '/v1/devices/calendar',
+                          'resource_type': 'physical:device'}, tabs[2])
+
     def test_disabled_type_is_unrouted_and_refused(self):
         self.conf.set_override('plugins', ['physical.host.plugin'],
                                group='manager')
