@@ -19,6 +19,7 @@ from blazar_ext.db.models import device as device_models
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import cli
 
 PLUGINS = ['physical.host.plugin', 'virtual.floatingip.plugin',
            'physical.device.plugin']
@@ -534,6 +535,69 @@ class _ConcurrentCreates:
 
 class TestDeviceConcurrency(_ConcurrentCreates, DeviceTestCase):
     pass
+
+
+class TestDeviceCommands(cli.ReservationCommands, DeviceTestCase):
+    """``openstack reservation device ...`` (blazar_ext.cli.device) run as
+    the real ``openstack`` executable against a real HTTP server."""
+
+    def setUp(self):
+        super().setUp()
+        self.start_server()
+
+    def test_create_show_list_set_delete(self):
+        created = self.json('device', 'create', 'edge-1', '--device-type',
+                            'jetson', '--vendor', 'nvidia', '--extra',
+                            'gpu_mem_gb=32', '--extra', 'arch=arm64')
+        self.assertEqual(('edge-1', 'jetson', 'nvidia', '32', 'arm64'), (
+            created['name'], created['device_type'], created['vendor'],
+            created['gpu_mem_gb'], created['arch']))
+        # By its id or its name.
+        self.assertEqual(created, self.json('device', 'show', created['id']))
+        self.assertEqual(created, self.json('device', 'show', 'edge-1'))
+        self.assertEqual([('edge-1', 'jetson', True)],
+                         [(d['name'], d['device_type'], d['reservable'])
+                          for d in self.json('device', 'list')])
+        changed = self.json('device', 'set', 'edge-1', '--extra', 'rack=r2',
+                            '--unset', 'arch', '--non-reservable',
+                            '--reason', 'fan failure')
+        self.assertEqual(('r2', False, 'fan failure'), (
+            changed['rack'], changed['reservable'],
+            changed['reservable_reason']))
+        self.assertNotIn('arch', changed)
+        self.assertTrue(self.json('device', 'set', 'edge-1',
+                                  '--reservable')['reservable'])
+        self.openstack('device', 'delete', 'edge-1')
+        self.assertEqual([], self.json('device', 'list'))
+
+    def test_resource_provider_and_traits(self):
+        created = self.json('device', 'create', 'edge-1', '--device-type',
+                            'fpga', '--create-resource-provider')
+        uuid = created['resource_provider_uuid']
+        self.assertIsNotNone(uuid)
+        self.assertEqual([], created['traits'])
+        # Named by uuid; one provider backs one device.
+        proc = self.openstack('device', 'create', 'edge-2', '--device-type',
+                              'fpga', '--resource-provider', uuid, ok=False)
+        self.assertIn('already backs a device', proc.stderr)
+        plain = self.json('device', 'create', 'edge-3', '--device-type',
+                          'fpga')
+        self.assertIsNone(plain['resource_provider_uuid'])
+
+    def test_errors_reach_the_user(self):
+        proc = self.openstack('device', 'create', 'edge-1', ok=False)
+        self.assertIn('--device-type', proc.stderr)
+        proc = self.openstack('device', 'create', 'edge-1', '--device-type',
+                              'x', '--extra', 'novalue', ok=False)
+        self.assertIn('invalid --extra', proc.stderr)
+        proc = self.openstack('device', 'show', 'nope', ok=False)
+        self.assertIn('nope', proc.stderr)
+        self.json('device', 'create', 'edge-1', '--device-type', 'x')
+        proc = self.openstack('device', 'set', 'edge-1', ok=False)
+        self.assertIn('nothing to set', proc.stderr)
+        proc = self.openstack('device', 'create', 'edge-1', '--device-type',
+                              'x', ok=False)
+        self.assertIn('already registered', proc.stderr)
 
 
 TestDevicesMySQL, TestDevicesPostgreSQL = backends.on_each_backend(
