@@ -272,7 +272,12 @@ def device_create(context, values: dict, capabilities: dict,
         session.add(device)
         try:
             session.flush()
-        except db_exc.DBDuplicateEntry:
+        except db_exc.DBDuplicateEntry as exc:
+            if 'resource_provider_id' in (exc.columns or []):
+                # Another device took the provider meanwhile.
+                raise exceptions.Conflict(
+                    reason='resource_provider: that provider already '
+                           'backs a device')
             raise exceptions.Conflict(
                 reason='device %s is already registered'
                        % exceptions.cut(values['name'], 80))

@@ -32,7 +32,7 @@ class Device(base.BASE):
     # Its resource provider, if any: the device's traits (revision 0029).
     resource_provider_id = sa.Column(
         sa.Integer, sa.ForeignKey(
-            'resource_providers.id',
+            'resource_providers.id', ondelete='SET NULL',
             name='fk_devices_resource_provider_id'))
 
 

@@ -1,7 +1,8 @@
 """physical:device through the whole service: /v1/devices, device leases
 (create, update, delete), properties discovery, bad input, out of
-service and healing, and concurrent creates for the last device; on
-SQLite, then on MariaDB/MySQL and PostgreSQL."""
+service and healing, resource providers and traits, the calendar tab,
+and concurrent creates for the last device; on SQLite, then on
+MariaDB/MySQL and PostgreSQL. The openstack commands on SQLite."""
 
 import contextlib
 import datetime
@@ -408,6 +409,19 @@ class TestDeviceProviders(DeviceTestCase):
         self.assertEqual({'edge-0': [], 'edge-1': [], 'edge-2': [],
                           'fpga-7': ['CUSTOM_FPGA', 'CUSTOM_XILINX']},
                          listed)
+
+    def test_provider_deleted_in_placement_unlinks_the_device(self):
+        device = self.add_device('edge-1', resource_provider=True)
+        self.placement('DELETE', '/resource_providers/%s'
+                       % device['resource_provider_uuid'])
+        shown = self.request('GET', '/v1/devices/%s' % device['id']).json()[
+            'device']
+        self.assertEqual((None, []), (shown['resource_provider_uuid'],
+                                      shown['traits']))
+        self.reserve('!CUSTOM_FPGA', expected=400)  # no such trait yet
+        self.placement('PUT', '/traits/CUSTOM_FPGA')
+        self.assertEqual([device['id']],
+                         self.held(self.reserve('!CUSTOM_FPGA')))
 
     def test_bad_providers(self):
         host = self.request('POST', '/v1/os-hosts', {'name': 'node-1'})

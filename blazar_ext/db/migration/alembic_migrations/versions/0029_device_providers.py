@@ -1,5 +1,6 @@
 """physical:device: a device's optional resource provider (its traits),
-and the traits a device reservation requires or forbids.
+and the traits a device reservation requires or forbids. A provider
+deleted through Placement unlinks its device (SET NULL).
 
 Revision ID: 0029
 Revises: 0025
@@ -18,7 +19,8 @@ def upgrade() -> None:
         batch.add_column(sa.Column('resource_provider_id', sa.Integer))
         batch.create_foreign_key('fk_devices_resource_provider_id',
                                  'resource_providers',
-                                 ['resource_provider_id'], ['id'])
+                                 ['resource_provider_id'], ['id'],
+                                 ondelete='SET NULL')
         batch.create_index('uniq_devices0resource_provider_id',
                            ['resource_provider_id'], unique=True)
     with op.batch_alter_table('device_reservations') as batch:
