@@ -39,7 +39,7 @@ A type also owns its resources' whole lifecycle, so nothing outside
 - health: ``health_targets`` hands the health monitor the resources due
   for a check (none by default);
 - API and catalog: ``api_routes``, ``policy_modules``,
-  ``catalog_resource_type`` and ``properties_of``.
+  ``catalog_resource_type``, ``properties_of`` and ``calendar_tab``.
 """
 
 import abc
@@ -123,6 +123,13 @@ class ResourcePlugin(metaclass=abc.ABCMeta):
     #: the namespaces associated with it describe its properties (title,
     #: type, operators) in the properties API. None: the type's own name.
     catalog_resource_type: str | None = None
+
+    #: The reservation calendar's tab for this type (api/calendar serves
+    #: the enabled types' tabs as /calendar/tabs.json): {'key': the tab's
+    #: id, 'label': its title, 'column': the rows' heading (one resource),
+    #: 'noun': the resources in a sentence, 'path': the calendar route,
+    #: answering as /v1/os-hosts/calendar}. None: no tab.
+    calendar_tab: dict | None = None
 
     #: The operations of OPERATIONS this type's resources answer to; any
     #: other is a 400 naming these.

@@ -111,6 +111,8 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
     detail_columns = ('min', 'max', 'hypervisor_properties',
                       'resource_properties', 'before_end', 'traits')
     api_routes = {'os-hosts': 'blazar_ext.api.v1.hosts:HostsController'}
+    calendar_tab = {'key': 'hosts', 'label': 'Hosts', 'column': 'Host',
+                    'noun': 'hosts', 'path': '/v1/os-hosts/calendar'}
     policy_modules = ('blazar_ext.policies.oshosts',)
     catalog_resource_type = 'OS::Blazar::Host'
     detail_table = detail_api.DETAILS

@@ -37,6 +37,9 @@ class FloatingIPPlugin(base.DetailTableMixin, base.ResourcePlugin):
     api_routes = {
         'floatingips': 'blazar_ext.api.v1.floatingips:FloatingIPsController'}
     policy_modules = ('blazar_ext.policies.floatingips',)
+    calendar_tab = {'key': 'floatingips', 'label': 'Floating IPs',
+                    'column': 'Floating IP', 'noun': 'floating IPs',
+                    'path': '/v1/floatingips/calendar'}
     detail_table = detail_api.DETAILS
     resource_operations = ('create', 'delete')
     legacy_rpc = {'create': ('create_floatingip', '1.1', None),

@@ -2,15 +2,19 @@
 package (HTML, JavaScript, CSS and SVG written for it; no build step).
 
 Served before authentication: the files hold no data. The page calls the
-APIs with the token the user gives it, as any client does.
+APIs with the token the user gives it, as any client does. Its tabs come
+from ``tabs.json``: the ``calendar_tab`` of each enabled resource plugin,
+in the order ``[manager] plugins`` names them.
 """
 
 import os
 
+from oslo_serialization import jsonutils
 import webob
 from webob import static
 
 from blazar_ext.api.v1 import errors as v1_errors
+from blazar_ext.plugins import loader
 
 STATIC_DIR = os.path.join(os.path.dirname(__file__), 'static')
 CONTENT_TYPES = {'.html': 'text/html', '.js': 'text/javascript',
@@ -29,6 +33,20 @@ def _files() -> dict:
     return {name: os.path.join(STATIC_DIR, name)
             for name in sorted(os.listdir(STATIC_DIR))
             if os.path.splitext(name)[1] in CONTENT_TYPES}
+
+
+TABS = 'tabs.json'
+
+
+def tabs() -> list:
+    """The calendar tabs of the enabled resource types."""
+    return [dict(plugin.calendar_tab, resource_type=plugin.resource_type)
+            for plugin in loader.get() if plugin.calendar_tab]
+
+
+def _tabs_response() -> webob.Response:
+    return webob.Response(content_type='application/json', charset='UTF-8',
+                          body=jsonutils.dump_as_bytes({'tabs': tabs()}))
 
 
 def _error(status: int, title: str, message: str) -> webob.Response:
@@ -55,6 +73,8 @@ class CalendarApp:
             resp = _error(405, 'Method Not Allowed',
                           'The calendar is read-only: GET or HEAD.')
             resp.allow = 'GET, HEAD'
+        elif name == TABS:
+            resp = _tabs_response()
         elif name not in self.files:
             resp = _error(404, 'Not Found', 'No such file in the calendar.')
         else:

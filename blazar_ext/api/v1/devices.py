@@ -27,7 +27,7 @@ from blazar_ext.rpc import manager_client
 
 # The device's own fields, in the order shown.
 FIELDS = ('id', 'name', 'device_type', 'vendor', 'model', 'reservable',
-          'reservable_reason')
+          'reservable_reason', 'resource_provider_uuid', 'traits')
 
 
 def show_private(context) -> bool:

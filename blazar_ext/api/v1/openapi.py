@@ -249,6 +249,9 @@ PAGES = {
     ('GET', '/calendar/'): Operation(
         'The reservation calendar page.', {200: {'type': 'string'}},
         public=True, content_type='text/html'),
+    ('GET', '/calendar/tabs.json'): Operation(
+        "The page's tabs: one per enabled resource type with a calendar.",
+        {200: r.CALENDAR_TABS}, public=True),
     ('GET', '/calendar/{file}'): Operation(
         "The page's script, style sheet and icon.",
         {200: {'type': 'string'}, 304: None}, public=True,

@@ -18,14 +18,18 @@ import sqlalchemy as sa
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import calendar as calendar_api
 from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api.placement import resource_provider as rp_api
+from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.api import reservation_detail
 from blazar_ext.db.models import device as models
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import lease as lease_models
+from blazar_ext.db.models import placement as placement_models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 from blazar_ext.query import compiler
 from blazar_ext.query import language
+from blazar_ext.query import traits as trait_query
 
 RESOURCE_TYPE = 'physical:device'
 
@@ -46,11 +50,15 @@ capability_api.register_value_model(RESOURCE_TYPE,
 
 DETAILS = reservation_detail.DetailTable(
     models.DeviceReservation, models.DeviceAllocation, 'device_id',
-    columns=('min', 'max', 'resource_properties'))
+    columns=('min', 'max', 'resource_properties', 'traits'))
 
 _DEVICE = models.Device
 _VALUE = models.DeviceExtraCapability
 _ALLOC = models.DeviceAllocation
+_RP = placement_models.ResourceProvider
+# Placement's limit on a provider's name (a provider made for a device
+# takes the device's name).
+MAX_PROVIDER_NAME = 200
 
 
 def _not_found(device_id) -> exceptions.NotFound:
@@ -79,6 +87,31 @@ class DeviceQuery:
         return compiler.compile(self.resource, resolver)
 
 
+def trait_filter(session, requirement: trait_query.TraitRequirement,
+                 field: str) -> list:
+    """Conditions over Device for a trait requirement on its provider (a
+    device without one has no traits); Invalid naming a trait that does
+    not exist."""
+    if not requirement:
+        return []
+    try:
+        trait_api.check_exist(session, requirement.names)
+    except exceptions.TraitNotFound as exc:
+        raise exceptions.Invalid(reason='%s: %s' % (field, exc))
+    return trait_api.provider_filter(requirement,
+                                     _DEVICE.resource_provider_id)
+
+
+def build_filter(session, query: DeviceQuery,
+                 requirement: trait_query.TraitRequirement,
+                 private_visible: bool, traits_field: str):
+    """One condition over Device: its columns and capabilities match
+    ``query`` and its provider meets ``requirement``."""
+    known = known_capabilities(session, query.capability_names())
+    return sa.and_(query.compile(private_visible, known),
+                   *trait_filter(session, requirement, traits_field))
+
+
 def known_capabilities(session, names) -> dict:
     """{name: private} of the device capability names that exist."""
     return capability_api.known(session, RESOURCE_TYPE, names)
@@ -101,10 +134,29 @@ def _capabilities_of(session, device_ids) -> dict:
     return out
 
 
+def _providers_of(session, devices) -> dict:
+    """{provider id: (uuid, [trait names])} of the devices' providers."""
+    ids = [d.resource_provider_id for d in devices
+           if d.resource_provider_id is not None]
+    if not ids:
+        return {}
+    traits = trait_api.traits_of(session, ids)
+    return {pid: (uuid, traits[pid]) for pid, uuid in session.execute(
+        sa.select(_RP.id, _RP.uuid).where(_RP.id.in_(ids)))}
+
+
 def _to_dicts(session, devices) -> list:
+    """Devices with their capabilities, their provider's uuid and traits
+    (None and [] without one)."""
     capabilities = _capabilities_of(session, [d.id for d in devices])
-    return [dict(d.to_dict(), capabilities=capabilities[d.id])
-            for d in devices]
+    providers = _providers_of(session, devices)
+    out = []
+    for device in devices:
+        uuid, traits = providers.get(device.resource_provider_id,
+                                     (None, []))
+        out.append(dict(device.to_dict(), capabilities=capabilities[
+            device.id], resource_provider_uuid=uuid, traits=traits))
+    return out
 
 
 def _get_model(session, device_id):
@@ -172,17 +224,60 @@ def _set_capabilities(session, device_id: str, capabilities: dict,
     session.flush()
 
 
+def _provider_id(context, session, name: str, provider) -> int | None:
+    """The id of the provider backing a new device: ``provider`` is None
+    (none), True (the provider named after the device, adopted if it
+    exists, as a host's is, else created) or an existing provider's uuid.
+    Conflict if a host or another device has it."""
+    if provider is None:
+        return None
+    if provider is True:
+        if len(name) > MAX_PROVIDER_NAME:
+            raise exceptions.Invalid(
+                reason='resource_provider: a provider is named after its '
+                       'device, and provider names have at most %d '
+                       'characters' % MAX_PROVIDER_NAME)
+        provider_id = session.scalar(sa.select(_RP.id).where(
+            _RP.name == name))
+        if provider_id is None:
+            uuid = rp_api.create(context, name=name)['uuid']
+            provider_id = session.scalar(sa.select(_RP.id).where(
+                _RP.uuid == uuid))
+    else:
+        provider_id = session.scalar(sa.select(_RP.id).where(
+            _RP.uuid == provider))
+        if provider_id is None:
+            raise exceptions.Invalid(
+                reason='resource_provider: no resource provider %s'
+                       % exceptions.cut(provider, 80))
+    for model in (_DEVICE, host_models.ComputeHost):
+        if session.scalar(sa.select(model.id).where(
+                model.resource_provider_id == provider_id)) is not None:
+            raise exceptions.Conflict(
+                reason='resource_provider: that provider already backs a '
+                       '%s' % ('device' if model is _DEVICE else 'host'))
+    return provider_id
+
+
 @oslo_db_api.wrap_db_retry(max_retries=5, retry_on_deadlock=True)
 def device_create(context, values: dict, capabilities: dict,
-                  private_default: bool = False) -> dict:
-    """Insert a device and its capability values (strings); Conflict if
-    the name is taken."""
+                  private_default: bool = False, provider=None) -> dict:
+    """Insert a device and its capability values (strings), backed by the
+    provider ``provider`` names (see _provider_id); Conflict if the name
+    is taken."""
     with db_session.writer.using(context) as session:
         device = _DEVICE(**values)
+        device.resource_provider_id = _provider_id(
+            context, session, values['name'], provider)
         session.add(device)
         try:
             session.flush()
-        except db_exc.DBDuplicateEntry:
+        except db_exc.DBDuplicateEntry as exc:
+            if 'resource_provider_id' in (exc.columns or []):
+                # Another device took the provider meanwhile.
+                raise exceptions.Conflict(
+                    reason='resource_provider: that provider already '
+                           'backs a device')
             raise exceptions.Conflict(
                 reason='device %s is already registered'
                        % exceptions.cut(values['name'], 80))

@@ -12,6 +12,10 @@ class Device(base.BASE):
     """A device that can be reserved."""
 
     __tablename__ = 'devices'
+    __table_args__ = (
+        sa.Index('uniq_devices0resource_provider_id',
+                 'resource_provider_id', unique=True),
+    )
 
     # Time-ordered, as hosts': listed and picked in registration order.
     id = sa.Column(sa.String(36), primary_key=True,
@@ -25,6 +29,11 @@ class Device(base.BASE):
     # Out of service: why, and who took it out (the operator).
     reservable_reason = sa.Column(sa.String(255))
     reservable_by = sa.Column(sa.String(64))
+    # Its resource provider, if any: the device's traits (revision 0029).
+    resource_provider_id = sa.Column(
+        sa.Integer, sa.ForeignKey(
+            'resource_providers.id', ondelete='SET NULL',
+            name='fk_devices_resource_provider_id'))
 
 
 class DeviceExtraCapability(base.BASE):
@@ -63,6 +72,8 @@ class DeviceReservation(base.ReservationDetailMixin, base.BASE):
     min = sa.Column(sa.Integer, nullable=False)
     max = sa.Column(sa.Integer, nullable=False)
     resource_properties = sa.Column(sa.Text)
+    # Required and forbidden traits of the devices' providers, as hosts'.
+    traits = sa.Column(sa.Text)
 
 
 class DeviceAllocation(base.BASE):

@@ -17,8 +17,13 @@ from blazar_ext.db.models import device as device_models
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
 from blazar_ext.plugins.device import RESOURCE_TYPE
+from blazar_ext.query import traits as trait_query
 
 LOG = logging.getLogger(__name__)
+
+# The registration key naming the device's resource provider: true (one
+# named after the device) or an existing provider's uuid.
+PROVIDER = 'resource_provider'
 
 # Counts go to SQL (LIMIT) and to 32-bit columns.
 MAX_COUNT = 2 ** 31 - 1
@@ -49,6 +54,33 @@ def _properties(spec: dict) -> str:
     return value
 
 
+def _traits(spec: dict) -> str:
+    """The traits requirement as stored, as a host reservation's: ''
+    (none), one ``required`` value (``A,!B,in:C,D``), or a JSON list of
+    several, each ANDed."""
+    value = spec.get('traits') or ''
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = jsonutils.dumps(value)
+    if not isinstance(value, str):
+        raise _invalid('traits must be a string or a list of strings')
+    trait_requirement(value)
+    return value
+
+
+def trait_requirement(stored: str) -> trait_query.TraitRequirement:
+    """Parse a stored traits requirement; Invalid naming what is wrong."""
+    if not stored:
+        return trait_query.TraitRequirement()
+    try:
+        values = jsonutils.loads(stored) if stored.startswith('[') \
+            else stored
+        return trait_query.parse(values)
+    except (trait_query.TraitRequirementError, ValueError) as exc:
+        raise _invalid('traits: %s' % exc)
+
+
 def _as_capability_value(value) -> str | None:
     if value is None or isinstance(value, str):
         return value
@@ -58,11 +90,13 @@ def _as_capability_value(value) -> str | None:
 
 
 class DeviceRequest:
-    """A device request's parsed form: its property expression and
-    whether the caller may name private capabilities."""
+    """A device request's parsed form: its property expression, its
+    traits requirement and whether the caller may name private
+    capabilities."""
 
     def __init__(self, spec: dict, private_visible: bool = False):
         self.query = device_api.DeviceQuery(spec.get('resource_properties'))
+        self.traits = trait_requirement(spec.get('traits') or '')
         self.private_visible = private_visible
 
 
@@ -70,11 +104,13 @@ class DevicePlugin(base.DetailTableMixin, base.ResourcePlugin):
     """Picks and holds devices for physical:device reservations."""
 
     resource_type = RESOURCE_TYPE
-    detail_columns = ('min', 'max', 'resource_properties')
+    detail_columns = ('min', 'max', 'resource_properties', 'traits')
     api_routes = {
         'devices': 'blazar_ext.api.v1.devices:DevicesController'}
     policy_modules = ('blazar_ext.policies.devices',)
     catalog_resource_type = 'OS::Blazar::Device'
+    calendar_tab = {'key': 'devices', 'label': 'Devices', 'column': 'Device',
+                    'noun': 'devices', 'path': '/v1/devices/calendar'}
     detail_table = device_api.DETAILS
     resource_operations = ('create', 'update', 'delete')
 
@@ -86,7 +122,8 @@ class DevicePlugin(base.DetailTableMixin, base.ResourcePlugin):
         merged.update({k: v for k, v in request.items() if v is not None})
         out = {'resource_type': RESOURCE_TYPE,
                'min': _count(merged, 'min'), 'max': _count(merged, 'max'),
-               'resource_properties': _properties(merged)}
+               'resource_properties': _properties(merged),
+               'traits': _traits(merged)}
         if out['min'] > out['max']:
             raise _invalid('min (%d) must not exceed max (%d)'
                            % (out['min'], out['max']))
@@ -97,9 +134,9 @@ class DevicePlugin(base.DetailTableMixin, base.ResourcePlugin):
         parsed = getattr(spec, 'parsed', None) or DeviceRequest(spec)
         if private_visible is None:
             private_visible = parsed.private_visible
-        known = device_api.known_capabilities(
-            session, parsed.query.capability_names())
-        return parsed.query.compile(private_visible, known)
+        return device_api.build_filter(
+            session, parsed.query, parsed.traits, private_visible,
+            RESOURCE_TYPE + ' reservation: traits')
 
     @staticmethod
     def _require(found: int, spec: dict) -> None:
@@ -208,10 +245,12 @@ class DevicePlugin(base.DetailTableMixin, base.ResourcePlugin):
                    if values.get(name) is not None}
         capabilities = {
             key: _as_capability_value(value) for key, value in values.items()
-            if key not in device_api.COLUMNS and value is not None}
+            if key not in device_api.COLUMNS + (PROVIDER,)
+            and value is not None}
         return device_api.device_create(
             context, columns, capabilities,
-            private_default=self.private_default())
+            private_default=self.private_default(),
+            provider=values.get(PROVIDER) or None)
 
     def update_resource(self, context, resource_id: str,
                         values: dict) -> dict:

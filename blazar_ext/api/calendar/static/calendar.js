@@ -41,6 +41,9 @@
   const BASE = location.pathname.replace(/calendar\/[^/]*$/, '');
 
   const $ = (id) => document.getElementById(id);
+  // The tabs, by key: one per enabled resource type (tabs.json gives
+  // {key, label, column, noun, path}).
+  const TABS = new Map();
   const collator = new Intl.Collator(undefined, {numeric: true});
 
   const state = {
@@ -285,8 +288,7 @@
     // The corner last, over the labels of a row scrolled half under it.
     labelsSvg.push('<rect class="axis-bg" x="0" y="0" width="' + LABEL_W +
                    '" height="' + AXIS_H + '"/><text x="8" y="' +
-                   (AXIS_H - 4) + '">' + (state.tab === 'hosts' ? 'Host' :
-                                          'Floating IP') + ' (' +
+                   (AXIS_H - 4) + '">' + esc(tabOf().column || '') + ' (' +
                    state.rowCount + ')</text>');
     // One path for every row's line: fewer elements to style and lay out
     // each frame.
@@ -465,6 +467,9 @@
   // ---- Data --------------------------------------------------------------
 
   function ensureData() {
+    if (!TABS.has(state.tab)) {
+      return;  // tabs.json not read yet
+    }
     const v = view();
     const have = (w) => w && w.tab === state.tab && v.t0 >= w.start &&
       v.t1 <= w.end;
@@ -496,9 +501,8 @@
     const seq = ++state.seq;
     const tab = state.tab;
     state.pending = {tab: tab, start: start, end: end};
-    const path = (tab === 'hosts' ? '/v1/os-hosts/calendar' :
-      '/v1/floatingips/calendar') + '?' + query({start: fmtUtc(start),
-                                                 end: fmtUtc(end)});
+    const path = TABS.get(tab).path + '?' + query({start: fmtUtc(start),
+                                                   end: fmtUtc(end)});
     let data;
     try {
       // The rows in view first: thousands of resources and tens of
@@ -605,15 +609,13 @@
       render();
       ensureData();
       const outCount = rows.filter((r) => r.out).length;
-      setStatus(rows.length + (tab === 'hosts' ? ' hosts' :
-                               ' floating IPs') +
+      setStatus(rows.length + ' ' + TABS.get(tab).noun +
                 (outCount ? ' (' + outCount + ' out of service)' : '') +
                 ', ' + calendar.allocations.length + ' reservations from ' +
                 calendar.start + ' to ' + calendar.end + ' UTC.');
     }
     if (!state.rowCount) {
-      setStatus(tab === 'hosts' ? 'No hosts are registered.' :
-        'No floating IPs are registered.');
+      setStatus('No ' + TABS.get(tab).noun + ' are registered.');
     }
     $('auth').classList.remove('needed');
     if (!state.firstRender) {
@@ -890,15 +892,52 @@
     $('chart').classList.remove('dragging');
   }
 
+  function tabOf() {
+    return TABS.get(state.tab) || {};
+  }
+
+  // A button per tab; the first is shown unless the page's default is.
+  async function loadTabs() {
+    let tabs;
+    try {
+      tabs = (await api('GET', '/calendar/tabs.json')).tabs;
+    } catch (err) {
+      setStatus(err.message, true);
+      return;
+    }
+    for (const tab of tabs) {
+      TABS.set(tab.key, tab);
+      const button = el('button', {type: 'button', role: 'tab',
+                                   id: 'tab-' + tab.key});
+      button.dataset.tab = tab.key;
+      button.textContent = tab.label;
+      button.addEventListener('click', () => switchTab(tab.key));
+      $('tabs').appendChild(button);
+    }
+    if (!TABS.has(state.tab) && tabs.length) {
+      state.tab = tabs[0].key;
+    }
+    markTabs();
+    $('finder').hidden = state.tab !== 'hosts';
+    if (!tabs.length) {
+      setStatus('No resource type with a calendar is enabled.');
+    }
+    schedule();
+  }
+
+  function markTabs() {
+    document.querySelectorAll('.tabs [role="tab"]').forEach((b) => {
+      b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));
+    });
+  }
+
   function switchTab(tab) {
     if (tab === state.tab) {
       return;
     }
-    document.querySelectorAll('.tabs [role="tab"]').forEach((b) => {
-      b.setAttribute('aria-selected', String(b.dataset.tab === tab));
-    });
     const centre = (view().t0 + view().t1) / 2;
     state.tab = tab;
+    markTabs();
     state.rows = [];
     state.rowCount = 0;
     $('finder').hidden = tab !== 'hosts';
@@ -961,9 +1000,6 @@
       layout(Date.now() + state.span * 0.35);
       schedule();
     });
-    document.querySelectorAll('.tabs [role="tab"]').forEach((b) => {
-      b.addEventListener('click', () => switchTab(b.dataset.tab));
-    });
     $('auth').addEventListener('submit', (event) => {
       event.preventDefault();
       state.token = $('token').value.trim();
@@ -985,7 +1021,7 @@
       }
     });
     setInterval(schedule, 30e3);  // The now-line moves.
-    schedule();
+    loadTabs();
     loadProperties();
     loadTraits();
   }

@@ -3,8 +3,12 @@
 # Device columns and fields a capability may not take.
 RESERVED_NAMES = ['id', 'name', 'device_type', 'vendor', 'model',
                   'reservable', 'reservable_reason', 'reservable_by',
-                  'created_at', 'updated_at']
+                  'created_at', 'updated_at', 'resource_provider',
+                  'resource_provider_uuid', 'traits']
 COLUMNS = ('name', 'device_type', 'vendor', 'model')
+# Given at registration only: true (a provider named after the device,
+# adopted if one exists, else created) or an existing provider's uuid.
+CREATE_ONLY = ('resource_provider',)
 SERVICE_FIELDS = ('reservable', 'reservable_reason')
 # As for hosts (upstream Blazar's limit on extra capability names).
 MAX_CAPABILITY_NAME = 64
@@ -19,10 +23,13 @@ CREATE = {
         'device_type': _TEXT,
         'vendor': {'type': 'string', 'maxLength': 255},
         'model': {'type': 'string', 'maxLength': 255},
+        'resource_provider': {'anyOf': [
+            {'type': 'boolean'},
+            {'type': 'string', 'format': 'uuid', 'maxLength': 36}]},
     },
     'propertyNames': {'minLength': 1, 'maxLength': MAX_CAPABILITY_NAME,
                       'not': {'enum': [n for n in RESERVED_NAMES
-                                       if n not in COLUMNS]}},
+                                       if n not in COLUMNS + CREATE_ONLY]}},
     'additionalProperties': {'type': ['string', 'number', 'boolean']},
     'required': ['name', 'device_type'],
 }

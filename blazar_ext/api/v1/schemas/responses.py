@@ -186,6 +186,10 @@ AVAILABILITY = obj({'availability': obj({
     'earliest': nullable(obj(_FREE))})})
 
 # Leases and allocations are rows under their field names.
+# /calendar/tabs.json: the calendar_tab of each enabled resource plugin.
+CALENDAR_TABS = obj({'tabs': array(obj({
+    'key': STRING, 'label': STRING, 'column': STRING, 'noun': STRING,
+    'path': STRING, 'resource_type': STRING}))})
 CALENDAR = obj({'calendar': obj({
     'start': MINUTE, 'end': MINUTE, 'resource_count': INTEGER,
     # Per type: a host's reservable_reason, a floating IP's network.
@@ -239,7 +243,10 @@ ONE_FLOATINGIP_ALLOCATION = obj({'allocation': _FIP_ALLOCATION})
 DEVICE = obj(_stamped({
     'id': STRING, 'name': STRING, 'device_type': STRING,
     'vendor': OPT_STRING, 'model': OPT_STRING, 'reservable': BOOLEAN,
-    'reservable_reason': OPT_STRING}), additional=CAPABILITY_VALUE)
+    'reservable_reason': OPT_STRING,
+    # Its resource provider (null if none) and that provider's traits.
+    'resource_provider_uuid': OPT_STRING,
+    'traits': array(STRING)}), additional=CAPABILITY_VALUE)
 ONE_DEVICE = obj({'device': DEVICE})
 DEVICES = obj({'devices': array(DEVICE)})
 DEVICE_ALLOCATIONS = FLOATINGIP_ALLOCATIONS

@@ -73,3 +73,46 @@ class TestCalendarPage(base.APITestCase):
         resp = self.get('/calendar/', 'POST')
         self.assertEqual(405, resp.json()['error_code'])
         self.assertEqual('GET, HEAD', resp.headers['Allow'])
+
+
+class TestCalendarTabs(base.APITestCase):
+    """tabs.json: the calendar's tabs, from the enabled resource plugins'
+    calendar_tab (api/calendar)."""
+
+    def tabs(self) -> list:
+        resp = self.request('GET', '/calendar/tabs.json', token=None)
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual('application/json', resp.headers['Content-Type'])
+        return resp.json()['tabs']
+
+    def test_one_tab_per_enabled_type_in_plugin_order(self):
+        # virtual:instance and flavor:instance have no calendar.
+        self.assertEqual(
+            [{'key': 'hosts', 'label': 'Hosts', 'column': 'Host',
+              'noun': 'hosts', 'path': '/v1/os-hosts/calendar',
+              'resource_type': 'physical:host'},
+             {'key': 'floatingips', 'label': 'Floating IPs',
+              'column': 'Floating IP', 'noun': 'floating IPs',
+              'path': '/v1/floatingips/calendar',
+              'resource_type': 'virtual:floatingip'}], self.tabs())
+        self.conf.set_override('plugins', ['virtual.floatingip.plugin',
+                                           'physical.host.plugin'],
+                               group='manager')
+        self.assertEqual(['floatingips', 'hosts'],
+                         [tab['key'] for tab in self.tabs()])
+        self.conf.set_override('plugins', ['virtual.instance.plugin'],
+                               group='manager')
+        self.assertEqual([], self.tabs())
+
+    def test_each_tab_path_answers_the_calendar_shape(self):
+        for tab in self.tabs():
+            resp = self.request('GET', tab['path'] + '?start=2030-01-01+'
+                                '00:00&end=2030-01-02+00:00')
+            self.assertEqual(200, resp.status, (tab, resp.text))
+            self.assertIn('resources', resp.json()['calendar'])
+
+    def test_the_page_has_no_tab_of_its_own(self):
+        # Every tab comes from tabs.json.
+        page = self.request('GET', '/calendar/', token=None).text
+        self.assertIn('id="tabs"', page)
+        self.assertNotIn('data-tab=', page)

@@ -1,7 +1,8 @@
 """physical:device through the whole service: /v1/devices, device leases
 (create, update, delete), properties discovery, bad input, out of
-service and healing, and concurrent creates for the last device; on
-SQLite, then on MariaDB/MySQL and PostgreSQL."""
+service and healing, resource providers and traits, the calendar tab,
+and concurrent creates for the last device; on SQLite, then on
+MariaDB/MySQL and PostgreSQL. The openstack commands on SQLite."""
 
 import datetime
 import urllib.parse
@@ -15,6 +16,7 @@ from blazar_ext.db.api import metrics as metrics_db
 from blazar_ext.db.models import device as device_models
 from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
+from blazar_ext.tests.functional import cli
 
 PLUGINS = ['physical.host.plugin', 'virtual.floatingip.plugin',
            'physical.device.plugin']
@@ -304,6 +306,18 @@ class TestDevices(DeviceTestCase):
         resp = self.request('GET', '/v1/devices/calendar?start=x&end=y')
         self.assertEqual(400, resp.status, resp.text)
 
+    def test_calendar_tab(self):
+        # The calendar page's Devices tab, after the hosts' and floating
+        # IPs' as [manager] plugins orders them; its route answers.
+        resp = self.request('GET', '/calendar/tabs.json', token=None)
+        tabs = resp.json()['tabs']
+        self.assertEqual(['hosts', 'floatingips', 'devices'],
+                         [tab['key'] for tab in tabs])
+        self.assertEqual({'key': 'devices', 'label': 'Devices',
+                          'column': 'Device', 'noun': 'devices',
+                          'path': '/v1/devices/calendar',
+                          'resource_type': 'physical:device'}, tabs[2])
+
     def test_disabled_type_is_unrouted_and_refused(self):
         self.conf.set_override('plugins', ['physical.host.plugin'],
                                group='manager')
@@ -335,6 +349,154 @@ class TestDevices(DeviceTestCase):
         self.assertIn('blazar:devices:get', resp.text)
 
 
+class TestDeviceProviders(DeviceTestCase):
+    """A device backed by a resource provider: its traits shown, and
+    required or forbidden in device reservations."""
+
+    def placement(self, method: str, path: str, body=None) -> dict:
+        resp = self.request(method, '/placement' + path, body,
+                            headers=base.PLACEMENT_LATEST)
+        self.assertIn(resp.status, (200, 201, 204), resp.text)
+        return resp.json() if resp.text else {}
+
+    def set_traits(self, uuid: str, *traits: str) -> None:
+        for trait in traits:
+            self.placement('PUT', '/traits/%s' % trait)
+        generation = self.placement(
+            'GET', '/resource_providers/%s' % uuid)['generation']
+        self.placement('PUT', '/resource_providers/%s/traits' % uuid,
+                       {'traits': list(traits),
+                        'resource_provider_generation': generation})
+
+    def reserve(self, traits, expected: int = 201, **values) -> dict:
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'l', 'start_date': base.lease_date(60),
+            'end_date': base.lease_date(120),
+            'reservations': [device_reservation(traits=traits, **values)]})
+        self.assertEqual(expected, resp.status, resp.text)
+        return resp.json().get('lease') or resp.json()
+
+    def test_provider_created_adopted_or_named(self):
+        plain = self.add_device('edge-0')
+        self.assertIsNone(plain['resource_provider_uuid'])
+        self.assertEqual([], plain['traits'])
+        made = self.add_device('edge-1', resource_provider=True)
+        found = self.placement('GET', '/resource_providers?name=edge-1')[
+            'resource_providers']
+        self.assertEqual([made['resource_provider_uuid']],
+                         [p['uuid'] for p in found])
+        # A provider made beforehand (a compute service's accelerator,
+        # say) is named by uuid, or adopted by name.
+        fpga = self.placement('POST', '/resource_providers',
+                              {'name': 'cyborg-fpga-7'})['uuid']
+        named = self.add_device('fpga-7', resource_provider=fpga)
+        self.assertEqual(fpga, named['resource_provider_uuid'])
+        same = self.placement('POST', '/resource_providers',
+                              {'name': 'edge-2'})['uuid']
+        self.assertEqual(same, self.add_device(
+            'edge-2', resource_provider=True)['resource_provider_uuid'])
+        # Traits set in Placement show in the device view.
+        self.set_traits(fpga, 'CUSTOM_FPGA', 'CUSTOM_XILINX')
+        shown = self.request('GET', '/v1/devices/%s' % named['id']).json()[
+            'device']
+        self.assertEqual(['CUSTOM_FPGA', 'CUSTOM_XILINX'], shown['traits'])
+        listed = {d['name']: d['traits'] for d in
+                  self.request('GET', '/v1/devices').json()['devices']}
+        self.assertEqual({'edge-0': [], 'edge-1': [], 'edge-2': [],
+                          'fpga-7': ['CUSTOM_FPGA', 'CUSTOM_XILINX']},
+                         listed)
+
+    def test_provider_deleted_in_placement_unlinks_the_device(self):
+        device = self.add_device('edge-1', resource_provider=True)
+        self.placement('DELETE', '/resource_providers/%s'
+                       % device['resource_provider_uuid'])
+        shown = self.request('GET', '/v1/devices/%s' % device['id']).json()[
+            'device']
+        self.assertEqual((None, []), (shown['resource_provider_uuid'],
+                                      shown['traits']))
+        self.reserve('!CUSTOM_FPGA', expected=400)  # no such trait yet
+        self.placement('PUT', '/traits/CUSTOM_FPGA')
+        self.assertEqual([device['id']],
+                         self.held(self.reserve('!CUSTOM_FPGA')))
+
+    def test_bad_providers(self):
+        host = self.request('POST', '/v1/os-hosts', {'name': 'node-1'})
+        self.assertEqual(201, host.status, host.text)
+        self.add_device('edge-1', resource_provider=True)
+        uuid = self.placement('GET', '/resource_providers?name=edge-1')[
+            'resource_providers'][0]['uuid']
+        for values, status, message in (
+                ({'resource_provider': 'not-a-uuid'}, 400, 'not-a-uuid'),
+                ({'resource_provider': 7}, 400, 'resource_provider'),
+                ({'resource_provider': '8f3c1a52-0d7e-4c36-9d51-'
+                                       '1f2a3b4c5d6e'}, 400,
+                 'no resource provider'),
+                ({'resource_provider': uuid}, 409, 'backs a device'),
+                ({'name': 'node-1', 'resource_provider': True}, 409,
+                 'backs a host'),
+                ({'name': 'x' * 201, 'resource_provider': True}, 400,
+                 'at most 200')):
+            body = dict({'name': 'edge-9', 'device_type': 'jetson'}, **values)
+            resp = self.request('POST', '/v1/devices', body)
+            self.assertEqual(status, resp.status, (values, resp.text))
+            self.assertIn(message, resp.json()['error_message'])
+        names = [d['name'] for d in
+                 self.request('GET', '/v1/devices').json()['devices']]
+        self.assertEqual(['edge-1'], names)
+        # Given at registration only.
+        device = self.request('GET', '/v1/devices').json()['devices'][0]
+        resp = self.request('PUT', '/v1/devices/%s' % device['id'],
+                            {'resource_provider': True})
+        self.assertEqual(400, resp.status, resp.text)
+
+    def test_required_and_forbidden_traits(self):
+        fpga = self.add_device('edge-1', resource_provider=True)
+        gpu = self.add_device('edge-2', resource_provider=True)
+        bare = self.add_device('edge-3')
+        self.set_traits(fpga['resource_provider_uuid'], 'CUSTOM_FPGA')
+        self.set_traits(gpu['resource_provider_uuid'], 'CUSTOM_GPU')
+        lease = self.reserve('CUSTOM_FPGA')
+        self.assertEqual([fpga['id']], self.held(lease))
+        self.assertEqual('CUSTOM_FPGA', lease['reservations'][0]['traits'])
+        # Forbidden: a device without a provider has no traits.
+        lease = self.reserve('!CUSTOM_FPGA', min=2, max=2)
+        self.assertEqual(sorted([gpu['id'], bare['id']]), self.held(lease))
+        # Every listed requirement holds; nothing left with CUSTOM_GPU.
+        self.reserve(['CUSTOM_GPU', '!CUSTOM_FPGA'], expected=409)
+        lease = self.reserve(['in:CUSTOM_GPU,CUSTOM_FPGA'], expected=409)
+        self.assertIn('needs at least 1 device(s)', lease['error_message'])
+
+    def test_bad_traits_are_400(self):
+        self.add_device('edge-1', resource_provider=True)
+        for traits, message in (('CUSTOM_NOPE', 'CUSTOM_NOPE'),
+                                ('!', 'traits'), (42, 'traits'),
+                                ([1], 'traits')):
+            resp = self.reserve(traits, expected=400)
+            self.assertIn(message, resp['error_message'])
+
+    def test_update_and_healing_keep_the_traits(self):
+        a = self.add_device('edge-1', resource_provider=True)
+        b = self.add_device('edge-2', resource_provider=True)
+        c = self.add_device('edge-3', resource_provider=True)
+        for device in (a, b):
+            self.set_traits(device['resource_provider_uuid'], 'CUSTOM_FPGA')
+        lease = self.reserve('CUSTOM_FPGA')
+        self.assertEqual([a['id']], self.held(lease))
+        # Out of service: healed to the other device with the trait.
+        self.request('PUT', '/v1/devices/%s' % a['id'],
+                     {'reservable': False})
+        self.assertEqual([b['id']], self.held(lease))
+        # An update to a forbidden trait moves to the one without.
+        reservation = lease['reservations'][0]
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'], {
+            'reservations': [{'id': reservation['id'],
+                              'traits': '!CUSTOM_FPGA'}]})
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual([c['id']], self.held(lease))
+        self.assertEqual('!CUSTOM_FPGA',
+                         self.show(lease['id'])['reservations'][0]['traits'])
+
+
 class _ConcurrentCreates:
     """Two creates for the last device: one wins, the other is a 409."""
 
@@ -363,7 +525,72 @@ class TestDeviceConcurrency(_ConcurrentCreates, DeviceTestCase):
     pass
 
 
+class TestDeviceCommands(cli.ReservationCommands, DeviceTestCase):
+    """``openstack reservation device ...`` (blazar_ext.cli.device) run as
+    the real ``openstack`` executable against a real HTTP server."""
+
+    def setUp(self):
+        super().setUp()
+        self.start_server()
+
+    def test_create_show_list_set_delete(self):
+        created = self.json('device', 'create', 'edge-1', '--device-type',
+                            'jetson', '--vendor', 'nvidia', '--extra',
+                            'gpu_mem_gb=32', '--extra', 'arch=arm64')
+        self.assertEqual(('edge-1', 'jetson', 'nvidia', '32', 'arm64'), (
+            created['name'], created['device_type'], created['vendor'],
+            created['gpu_mem_gb'], created['arch']))
+        # By its id or its name.
+        self.assertEqual(created, self.json('device', 'show', created['id']))
+        self.assertEqual(created, self.json('device', 'show', 'edge-1'))
+        self.assertEqual([('edge-1', 'jetson', True)],
+                         [(d['name'], d['device_type'], d['reservable'])
+                          for d in self.json('device', 'list')])
+        changed = self.json('device', 'set', 'edge-1', '--extra', 'rack=r2',
+                            '--unset', 'arch', '--non-reservable',
+                            '--reason', 'fan failure')
+        self.assertEqual(('r2', False, 'fan failure'), (
+            changed['rack'], changed['reservable'],
+            changed['reservable_reason']))
+        self.assertNotIn('arch', changed)
+        self.assertTrue(self.json('device', 'set', 'edge-1',
+                                  '--reservable')['reservable'])
+        self.openstack('device', 'delete', 'edge-1')
+        self.assertEqual([], self.json('device', 'list'))
+
+    def test_resource_provider_and_traits(self):
+        created = self.json('device', 'create', 'edge-1', '--device-type',
+                            'fpga', '--create-resource-provider')
+        uuid = created['resource_provider_uuid']
+        self.assertIsNotNone(uuid)
+        self.assertEqual([], created['traits'])
+        # Named by uuid; one provider backs one device.
+        proc = self.openstack('device', 'create', 'edge-2', '--device-type',
+                              'fpga', '--resource-provider', uuid, ok=False)
+        self.assertIn('already backs a device', proc.stderr)
+        plain = self.json('device', 'create', 'edge-3', '--device-type',
+                          'fpga')
+        self.assertIsNone(plain['resource_provider_uuid'])
+
+    def test_errors_reach_the_user(self):
+        proc = self.openstack('device', 'create', 'edge-1', ok=False)
+        self.assertIn('--device-type', proc.stderr)
+        proc = self.openstack('device', 'create', 'edge-1', '--device-type',
+                              'x', '--extra', 'novalue', ok=False)
+        self.assertIn('invalid --extra', proc.stderr)
+        proc = self.openstack('device', 'show', 'nope', ok=False)
+        self.assertIn('nope', proc.stderr)
+        self.json('device', 'create', 'edge-1', '--device-type', 'x')
+        proc = self.openstack('device', 'set', 'edge-1', ok=False)
+        self.assertIn('nothing to set', proc.stderr)
+        proc = self.openstack('device', 'create', 'edge-1', '--device-type',
+                              'x', ok=False)
+        self.assertIn('already registered', proc.stderr)
+
+
 TestDevicesMySQL, TestDevicesPostgreSQL = backends.on_each_backend(
     TestDevices)
+TestDeviceProvidersMySQL, TestDeviceProvidersPostgreSQL = \
+    backends.on_each_backend(TestDeviceProviders)
 TestDeviceConcurrencyMySQL, TestDeviceConcurrencyPostgreSQL = \
     backends.on_each_backend(TestDeviceConcurrency)
