@@ -14,7 +14,7 @@ Create Date: 2026-11-26
 from alembic import op
 
 revision = '0027'
-down_revision = '0025'
+down_revision = '0026'
 
 
 def upgrade() -> None:

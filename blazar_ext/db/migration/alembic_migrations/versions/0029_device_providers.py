@@ -11,7 +11,7 @@ from alembic import op
 import sqlalchemy as sa
 
 revision = '0029'
-down_revision = '0025'
+down_revision = '0027'
 
 
 def upgrade() -> None:
