@@ -16,6 +16,7 @@ from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from blazar_ext.db.api import outbox
 from blazar_ext.db.models import budget as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -85,6 +86,15 @@ def budget_list(context, project_id: str | None = None) -> list:
         return [_view(row) for row in session.scalars(query)]
 
 
+def _record(session, event_type: str, row, **extra) -> None:
+    """Write a budget event (notifications.catalog) in the transaction
+    of the change; amounts as numbers, as the API shows them."""
+    values = _view(row)
+    data = {k: float(v) if isinstance(v, decimal.Decimal) else v
+            for k, v in dict(values, **extra).items()}
+    outbox.record(session, event_type, data)
+
+
 def _entry(session, row, kind: str, amount: decimal.Decimal,
            lease_id: str | None = None, reason: str | None = None) -> None:
     session.add(models.BudgetLedgerEntry(
@@ -131,6 +141,7 @@ def _roll(session, row, now: datetime.datetime) -> None:
         row.period_start = period_start(row.period, now)
         _entry(session, row, RENEW, freed, reason='%s allowance renewed'
                % row.period)
+        _record(session, 'budget.renewed', row, amount=freed)
 
 
 def budget_adjust(context, budget_id: str, amount: decimal.Decimal,
@@ -153,6 +164,8 @@ def budget_adjust(context, budget_id: str, amount: decimal.Decimal,
         row.credits = row.credits + amount
         session.flush()
         _entry(session, row, ADJUST, amount, reason=reason)
+        _record(session, 'budget.adjusted', row, amount=amount,
+                reason=reason)
         return _view(row, now)
 
 
@@ -204,14 +217,21 @@ def balance(row, now: datetime.datetime) -> decimal.Decimal:
 
 
 def charge(session, row, lease_id: str, amount: decimal.Decimal,
-           now: datetime.datetime, reason: str) -> None:
+           now: datetime.datetime, reason: str,
+           low_percent: int = 0) -> None:
     """Spend ``amount`` (negative: refund) of a budget row locked by
-    budgets_of, with its ledger entry."""
+    budgets_of, with its ledger entry; budget.low when the balance falls
+    below ``low_percent`` of the credits."""
     _roll(session, row, now)
+    low = row.credits * low_percent / 100
+    was_low = row.credits - row.spent < low
     row.spent = row.spent + amount
     session.flush()
     _entry(session, row, CHARGE if amount > 0 else REFUND, -amount,
            lease_id=lease_id, reason=reason)
+    if not was_low and row.credits - row.spent < low:
+        _record(session, 'budget.low', row, lease_id=lease_id,
+                amount=amount, reason=reason)
 
 
 def lease_charged(session, budget_id: str, lease_id: str
