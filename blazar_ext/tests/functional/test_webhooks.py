@@ -301,6 +301,34 @@ class TestSharedWork(WebhookTestCase):
         self.assertEqual(sorted(ids),
                          sorted(e['id'] for e in receiver.events()))
 
+    def test_notifications_claimed_once_in_a_batch_and_taken_over(self):
+        ids = self.record(30, subjects=3)
+        ctx = context.get_admin_context()
+        timeout = self.conf.notifications.claim_timeout
+        now = timeutils.utcnow()
+        found = []
+
+        def claim():
+            found.append(outbox_api.notifications_claim(ctx, now, timeout))
+
+        threads = [threading.Thread(target=claim) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        # Of two managers claiming at once, each event goes to one.
+        claimed = [e['id'] for batch in found for e in batch]
+        self.assertEqual(sorted(ids), sorted(claimed))
+        self.assertEqual([], outbox_api.notifications_claim(ctx, now,
+                                                            timeout))
+        # The claimer died: after the timeout another takes them all.
+        later = now + datetime.timedelta(seconds=timeout + 1)
+        again = outbox_api.notifications_claim(ctx, later, timeout)
+        self.assertEqual(sorted(ids), sorted(e['id'] for e in again))
+        outbox_api.notifications_done(ctx, [e['seq'] for e in again])
+        self.assertEqual([], outbox_api.notifications_claim(
+            ctx, later + datetime.timedelta(seconds=timeout + 1), timeout))
+
 
 TestSharedWorkMySQL, TestSharedWorkPostgreSQL = (
     backends.on_each_backend(TestSharedWork))
