@@ -5,6 +5,8 @@ import datetime
 import threading
 import time
 
+import fixtures
+from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 
 from blazar_ext import context
@@ -300,6 +302,30 @@ class TestSharedWork(WebhookTestCase):
         self.deliver(minutes=timeout / 60.0 + 1)
         self.assertEqual(sorted(ids),
                          sorted(e['id'] for e in receiver.events()))
+
+    def test_answers_recorded_despite_a_passing_database_error(self):
+        receiver = self.useFixture(webhook_receiver.Receiver())
+        self.subscribe(receiver, events=['lease.updated'],
+                       all_projects=True)
+        ids = self.record(3, subjects=3)
+        real = outbox_api.deliveries_finish
+        failures = []
+
+        def finish(ctx, results):
+            if len(failures) < 2:  # "database is locked", twice
+                failures.append(results)
+                raise db_exc.DBError('database is locked')
+            return real(ctx, results)
+
+        self.useFixture(fixtures.MockPatchObject(
+            outbox_api, 'deliveries_finish', side_effect=finish))
+        self.deliver()
+        timeout = self.conf.notifications.claim_timeout
+        self.deliver(minutes=timeout / 60.0 + 1)
+        # Recorded on the third try: not posted again after the timeout.
+        self.assertEqual(2, len(failures))
+        self.assertEqual(sorted(ids), sorted(e['id'] for e in
+                                             receiver.events()))
 
     def test_notifications_claimed_once_in_a_batch_and_taken_over(self):
         ids = self.record(30, subjects=3)
