@@ -10,7 +10,6 @@ import sqlalchemy as sa
 from blazar_ext.manager import delivery
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
-from blazar_ext.tests.functional.api import test_lease_series
 from blazar_ext.tests.functional import backends
 from blazar_ext.tests.functional.budgets import base as budget_base
 from blazar_ext.tests.functional import webhook_receiver
@@ -51,7 +50,11 @@ class _Webhooks:
 
 class TestSeriesEvents(_Webhooks, base.LeaseTestCase):
 
-    series = test_lease_series.TestLeaseSeries.series
+    def series(self, recurrence: str, start: datetime.datetime,
+               end: datetime.datetime) -> dict:
+        return self.create(name='lab', start=start.strftime(base.FMT),
+                           end=end.strftime(base.FMT),
+                           recurrence=recurrence)
 
     def setUp(self):
         super().setUp()
@@ -64,7 +67,9 @@ class TestSeriesEvents(_Webhooks, base.LeaseTestCase):
                                   'series.occurrence_skipped'])
         other = self.receiver(['series.created'], headers=P2)
         self.add_host('h1')
-        first = test_lease_series._local(60)
+        # Whole minutes, an hour ahead (UTC).
+        first = (timeutils.utcnow() + datetime.timedelta(hours=1)).replace(
+            second=0, microsecond=0)
         lease = self.series('FREQ=DAILY;COUNT=4', first,
                             first + datetime.timedelta(hours=1))
         series_id = lease['series_id']
