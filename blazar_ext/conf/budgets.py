@@ -29,6 +29,10 @@ BUDGET_OPTS = [
         'require_budget', default=False,
         help='Refuse leases of projects without a budget. By default they '
              'are not charged.'),
+    cfg.IntOpt(
+        'low_balance_percent', default=10, min=0, max=100,
+        help='A charge that takes a budget\'s balance below this share of '
+             'its credits records the budget.low event (0: never).'),
 ]
 
 FAIR_USE_OPTS = [

@@ -39,6 +39,8 @@ _WAKE = threading.Event()
 NOTIFY_GRACE = datetime.timedelta(seconds=10)
 # Rounds of deliveries in one run at most (each round claims a batch).
 MAX_ROUNDS = 1000
+# Tries at recording a group of answers (about 6 s in all).
+FINISH_TRIES = 8
 
 
 def wake() -> None:
@@ -163,10 +165,29 @@ class Dispatcher:
                     group.append(future.result())
                 except Exception:  # left claimed: retried after the timeout
                     LOG.exception('A webhook delivery attempt failed')
-            outbox_api.deliveries_finish(
-                blazar_context.get_admin_context(), group)
+            self._finish(group)
             results.extend(group)
         return results
+
+    @staticmethod
+    def _finish(group: list) -> None:
+        """Record answers, trying again on any database error (SQLite's
+        "database is locked" under load): answers dropped here would be
+        posted again once the claim times out. Recording twice is
+        harmless: the UPDATE is guarded by the claim token."""
+        for attempt in range(FINISH_TRIES):
+            try:
+                outbox_api.deliveries_finish(
+                    blazar_context.get_admin_context(), group)
+                return
+            except Exception:
+                if attempt == FINISH_TRIES - 1:
+                    LOG.exception('Could not record %d webhook answers; '
+                                  'they will be sent again after '
+                                  '[notifications] claim_timeout',
+                                  len(group))
+                    return
+                time.sleep(min(2.0, 0.05 * 2 ** attempt))
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:

@@ -25,6 +25,7 @@ from oslo_utils import uuidutils
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.db.api import lease_series as series_api
+from blazar_ext.db.api import outbox as outbox_api
 from blazar_ext.db.api import transaction
 from blazar_ext import exceptions
 from blazar_ext.manager import leases
@@ -44,6 +45,15 @@ CLAIM_SECONDS = 300
 
 def _date_text(value: datetime.datetime) -> str:
     return value.strftime(leases.DATE_FORMATS[0])
+
+
+def record(session, event_type: str, series_id: str, **extra) -> None:
+    """Write a series event (notifications.catalog) about the whole
+    series to the outbox, in the transaction of the change."""
+    series = series_api.series_read(session, series_id)
+    series.pop('request', None)
+    series.pop('claimed_until', None)
+    outbox_api.record(session, event_type, dict(series, **extra))
 
 
 def _occurrence_name(name: str, local_start: datetime.datetime) -> str:
@@ -222,6 +232,11 @@ class SeriesManager:
             for lease in self.leases.plugins.add_details(
                     session, lease_api.leases_read(session, booked)):
                 self.leases.record(session, 'lease.created', lease)
+            if new or rows:
+                record(session,
+                       'series.created' if new else 'series.extended',
+                       series['id'], booked=booked,
+                       skipped=[_date_text(d) for d in skipped])
             return booked, skipped
 
     def _book_one(self, context, session, values: dict,
@@ -333,6 +348,9 @@ class SeriesManager:
                                'reason': exc.message})
         with transaction.writing(context) as session:
             series_api.series_set(session, series_id, stored)
+            record(session, 'series.updated', series_id, updated=updated,
+                   failed=failed)
+        self.leases.notify(context)
         return {'updated': updated, 'failed': failed}
 
     def _update_occurrence(self, context, series: dict, occurrence: dict,
@@ -377,13 +395,16 @@ class SeriesManager:
             series_api.series_lock(session, series_id)
             series_api.series_set(session, series_id,
                                   {'status': series_api.DELETED})
+            record(session, 'series.deleted', series_id)
+        self.leases.notify(context)
         deleted = []
         for occurrence in self._future(context, series_id, now):
             self._drop(context, occurrence, series_api.CANCELLED)
             deleted.append(occurrence['lease_id'])
         return deleted
 
-    def _drop(self, context, occurrence: dict, status: str) -> None:
+    def _drop(self, context, occurrence: dict, status: str,
+              skipped: dict | None = None) -> None:
         try:
             self.leases.delete_lease(context, occurrence['lease_id'])
         except exceptions.LeaseNotFound:
@@ -391,6 +412,9 @@ class SeriesManager:
         with transaction.writing(context) as session:
             series_api.occurrence_set(session, occurrence['id'],
                                       {'status': status, 'lease_id': None})
+            if skipped:
+                record(session, 'series.occurrence_skipped',
+                       occurrence['series_id'], skipped=skipped)
 
     def skip_date(self, context, series_id: str, date: str) -> dict:
         """Skip the occurrence on the local date ``date`` (YYYY-MM-DD):
@@ -412,29 +436,37 @@ class SeriesManager:
                 reason='date: %s is not a future occurrence of the series'
                        % day.isoformat())
         start, end = match[0]
+        skipped = {'date': day.isoformat(), 'start_date': start,
+                   'end_date': end}
         with transaction.reading(context) as session:
             found = [o for o in series_api.future_occurrences(
                 session, series_id, now) if o['start_date'] == start]
         if found:
             if found[0]['status'] == series_api.BOOKED and \
                     found[0]['lease_id']:
-                self._drop(context, found[0], series_api.SKIPPED)
+                self._drop(context, found[0], series_api.SKIPPED, skipped)
             else:
                 with transaction.writing(context) as session:
                     series_api.occurrence_set(
                         session, found[0]['id'],
                         {'status': series_api.SKIPPED})
+                    record(session, 'series.occurrence_skipped', series_id,
+                           skipped=skipped)
         else:
-            self._record_skip(context, series_id, start, end)
+            self._record_skip(context, series_id, skipped)
+        self.leases.notify(context)
         return {'date': day.isoformat(), 'start_date': start}
 
     @series_api.retry
-    def _record_skip(self, context, series_id, start, end) -> None:
+    def _record_skip(self, context, series_id: str, skipped: dict) -> None:
         with transaction.writing(context) as session:
             series_api.series_lock(session, series_id)
             series_api.occurrences_add(session, series_id, [{
-                'start_date': start, 'end_date': end, 'lease_id': None,
+                'start_date': skipped['start_date'],
+                'end_date': skipped['end_date'], 'lease_id': None,
                 'status': series_api.SKIPPED}])
+            record(session, 'series.occurrence_skipped', series_id,
+                   skipped=skipped)
 
 
 def series_local(series: dict, start: datetime.datetime

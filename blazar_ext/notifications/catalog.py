@@ -61,3 +61,25 @@ register('lease.degraded', 'lease.degraded', 'A reservation of the lease '
 register('maintenance.scheduled', 'lease.maintenance.scheduled',
          'A maintenance window was scheduled over resources the lease '
          'holds.')
+# Lease series (data: the series with its occurrences).
+register('series.created', None, 'A lease series was created; '
+         '``booked`` lists its occurrences\' lease ids, ``skipped`` the '
+         'dates that did not fit (booking: available).')
+register('series.extended', None, 'The manager booked the occurrences '
+         'of a series entering the booking horizon (``booked``, '
+         '``skipped`` as for series.created).')
+register('series.updated', None, 'A series was changed; ``updated`` '
+         'lists the future occurrences changed, ``failed`` those that '
+         'could not be.')
+register('series.deleted', None, 'A series was deleted (its future '
+         'occurrences each send lease.deleted).')
+register('series.occurrence_skipped', None, 'One date of a series was '
+         'skipped (``skipped``: its date, start and end).')
+# Budgets (data: the budget with credits, spent and balance).
+register('budget.adjusted', None, 'An operator added credits to the '
+         'budget or took some away (``amount``, ``reason``).')
+register('budget.renewed', None, 'The budget\'s period allowance renewed '
+         '(recorded by its first charge, refund or adjustment in the new '
+         'period; ``amount``: the credits freed).')
+register('budget.low', None, 'A charge took the balance below [budgets] '
+         'low_balance_percent of the credits (once per crossing).')

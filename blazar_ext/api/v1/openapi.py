@@ -37,6 +37,8 @@ _LEASE = '/v1/leases/{lease_id}'
 _SERIES = '/v1/lease-series/{series_id}'
 _BUDGET = '/v1/budgets/{budget_id}'
 _SUBSCRIPTION = '/v1/subscriptions/{subscription_id}'
+_SUBSCRIBE = subscription_schema.documented(subscription_schema.CREATE)
+_RESUBSCRIBE = subscription_schema.documented(subscription_schema.UPDATE)
 _PROPERTIES = '/v1/{resource_type}/properties'
 _HOSTS = '/v1/os-hosts'
 _HOST = _HOSTS + '/{host_id}'
@@ -167,12 +169,12 @@ CORE = {
     ('POST', '/v1/subscriptions'): Operation(
         'Subscribe a URL to lease events (``secret`` signs the '
         'deliveries and is never shown).', {201: r.ONE_SUBSCRIPTION},
-        request=subscription_schema.CREATE),
+        request=_SUBSCRIBE),
     ('GET', _SUBSCRIPTION): Operation(
         'Show a subscription.', {200: r.ONE_SUBSCRIPTION}),
     ('PATCH', _SUBSCRIPTION): Operation(
         'Change a subscription.', {200: r.ONE_SUBSCRIPTION},
-        request=subscription_schema.UPDATE),
+        request=_RESUBSCRIBE),
     ('DELETE', _SUBSCRIPTION): Operation('Unsubscribe.', _NO_BODY),
     ('GET', _SUBSCRIPTION + '/deliveries'): Operation(
         "A subscription's deliveries and their attempts.",

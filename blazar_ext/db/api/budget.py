@@ -16,6 +16,7 @@ from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from blazar_ext.db.api import outbox
 from blazar_ext.db.models import budget as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -93,6 +94,15 @@ def budget_list(context, project_id: str | None = None) -> list:
         return [_view(row) for row in session.scalars(query)]
 
 
+def _record(session, event_type: str, row, **extra) -> None:
+    """Write a budget event (notifications.catalog) in the transaction
+    of the change; amounts as numbers, as the API shows them."""
+    values = _view(row)
+    data = {k: float(v) if isinstance(v, decimal.Decimal) else v
+            for k, v in dict(values, **extra).items()}
+    outbox.record(session, event_type, data)
+
+
 def _entry(session, row, kind: str, amount: decimal.Decimal,
            lease_id: str | None = None, reason: str | None = None) -> None:
     session.add(models.BudgetLedgerEntry(
@@ -139,6 +149,7 @@ def _roll(session, row, now: datetime.datetime) -> None:
         row.period_start = period_start(row.period, now)
         _entry(session, row, RENEW, freed, reason='%s allowance renewed'
                % row.period)
+        _record(session, 'budget.renewed', row, amount=freed)
 
 
 def budget_adjust(context, budget_id: str, amount: decimal.Decimal,
@@ -161,6 +172,8 @@ def budget_adjust(context, budget_id: str, amount: decimal.Decimal,
         row.credits = row.credits + amount
         session.flush()
         _entry(session, row, ADJUST, amount, reason=reason)
+        _record(session, 'budget.adjusted', row, amount=amount,
+                reason=reason)
         return _view(row, now)
 
 
@@ -215,22 +228,35 @@ def balance(row, now: datetime.datetime) -> decimal.Decimal:
 
 
 def charge(session, row, lease_id: str, amount: decimal.Decimal,
-           now: datetime.datetime, reason: str) -> None:
+           now: datetime.datetime, reason: str,
+           low_percent: int = 0) -> None:
     """Spend ``amount`` (negative: refund) of a budget row locked by
-    budgets_of, with its ledger entry (and a renewal's, first)."""
+    budgets_of, with its ledger entry (and a renewal's, first);
+    budget.low when the balance falls below ``low_percent`` of the
+    credits."""
     values = _values(row)
     spent, started = values['spent'], values['period_start']
     if _renewed(values, now):
         _insert_entry(session, values['id'], RENEW, spent,
                       values['credits'], None,
                       '%s allowance renewed' % values['period'])
+        freed = spent
         spent, started = ZERO, period_start(values['period'], now)
+        _record(session, 'budget.renewed',
+                dict(values, spent=spent, period_start=started),
+                amount=freed)
+    low = values['credits'] * low_percent / 100
+    was_low = values['credits'] - spent < low
     spent += amount
     session.execute(_charge_statement(), {
         'budget_id': values['id'], 'spent': spent,
         'period_start': started})
     _insert_entry(session, values['id'], CHARGE if amount > 0 else REFUND,
                   -amount, values['credits'] - spent, lease_id, reason)
+    if not was_low and values['credits'] - spent < low:
+        _record(session, 'budget.low',
+                dict(values, spent=spent, period_start=started),
+                lease_id=lease_id, amount=amount, reason=reason)
 
 
 @functools.lru_cache(maxsize=None)

@@ -67,6 +67,15 @@ def series_get(context, series_id: str) -> dict:
         return _with_occurrences(session, [row])[0]
 
 
+def series_read(session, series_id: str) -> dict:
+    """One series with its occurrences, in the caller's transaction (as
+    written by it: series_set bypasses the identity map)."""
+    row = session.scalars(
+        sa.select(_SERIES).where(_SERIES.id == series_id)
+        .execution_options(populate_existing=True)).one()
+    return _with_occurrences(session, [row])[0]
+
+
 def series_list(context, project_id: str | None = None) -> list:
     """The series (of one project, if given), oldest first."""
     query = sa.select(_SERIES).order_by(_SERIES.created_at, _SERIES.id)
@@ -127,7 +136,8 @@ def future_occurrences(session, series_id: str,
                        now: datetime.datetime) -> list:
     """Occurrences of the series starting after ``now`` (any status),
     with their lease's status."""
-    query = (sa.select(_OCC.id, _OCC.lease_id, _OCC.start_date,
+    query = (sa.select(_OCC.id, _OCC.series_id, _OCC.lease_id,
+                       _OCC.start_date,
                        _OCC.end_date, _OCC.status,
                        _LEASE.status.label('lease_status'))
              .outerjoin(_LEASE, _LEASE.id == _OCC.lease_id)

@@ -138,6 +138,8 @@ def notifications_claim(context, now: datetime.datetime,
                          _stale(now, claim_timeout)))
     if recorded_before is not None:
         due = sa.and_(due, table.c.time < recorded_before)
+    # Found by a reader first: an idle poll takes no write lock (and
+    # MySQL cannot UPDATE a table by a LIMITed subquery of itself).
     with db_session.reader.using(context) as session:
         rows = [dict(r._mapping) for r in session.execute(
             sa.select(table.c.seq, table.c.id, table.c.event_type,
@@ -145,15 +147,18 @@ def notifications_claim(context, now: datetime.datetime,
             .where(due).order_by(table.c.seq).limit(limit))]
     if not rows:
         return []
-    claimed = []
+    seqs = [row['seq'] for row in rows]
+    token = uuidutils.generate_uuid()
     with db_session.writer.using(context) as session:
-        for row in rows:
-            result = session.execute(
-                sa.update(table).where(table.c.seq == row['seq'], due)
-                .values(notify_status=IN_PROGRESS, notify_claimed_at=now))
-            if result.rowcount == 1:
-                claimed.append(row)
-    return claimed
+        # One guarded UPDATE for the batch: of several managers one
+        # claims each; what this one won is read back by its token.
+        session.execute(
+            sa.update(table).where(table.c.seq.in_(seqs), due)
+            .values(notify_status=IN_PROGRESS, notify_claimed_at=now,
+                    notify_claim_token=token))
+        won = set(session.scalars(sa.select(table.c.seq).where(
+            table.c.seq.in_(seqs), table.c.notify_claim_token == token)))
+    return [row for row in rows if row['seq'] in won]
 
 
 @db_retry.on_deadlock

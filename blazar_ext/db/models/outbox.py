@@ -35,6 +35,8 @@ class OutboxEvent(base.BASE):
     # The oslo.messaging notification: NONE, PENDING, IN_PROGRESS, DONE.
     notify_status = sa.Column(sa.String(16), nullable=False)
     notify_claimed_at = sa.Column(sa.DateTime)
+    # The claim that won it (revision 0028): one UPDATE claims a batch.
+    notify_claim_token = sa.Column(sa.String(36))
 
 
 class Subscription(base.BASE):

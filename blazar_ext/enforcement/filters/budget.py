@@ -138,8 +138,9 @@ class BudgetFilter(base.BaseFilter):
             deltas.append((row, delta))
         for row, delta in deltas:
             if delta:
-                budget_api.charge(session, row, lease['id'], delta, now,
-                                  reason)
+                budget_api.charge(
+                    session, row, lease['id'], delta, now, reason,
+                    low_percent=self.conf.budgets.low_balance_percent)
 
     def write_create(self, session, context: dict, lease: dict) -> None:
         self._settle(session, lease, 'lease %s created' % lease['name'],

@@ -5,6 +5,8 @@ import datetime
 import threading
 import time
 
+import fixtures
+from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 
 from blazar_ext import context
@@ -18,7 +20,8 @@ from blazar_ext.tests.functional import backends
 from blazar_ext.tests.functional import webhook_receiver
 
 SECRET = 'a-secret-of-twenty-chars'
-LEASE_EVENTS = sorted(set(catalog.names()) - {'maintenance.scheduled'})
+LEASE_EVENTS = [name for name in catalog.names()
+                if name.startswith(('lease.', 'reservation.'))]
 
 
 class WebhookTestCase(base.HostServiceTestCase):
@@ -299,6 +302,58 @@ class TestSharedWork(WebhookTestCase):
         self.deliver(minutes=timeout / 60.0 + 1)
         self.assertEqual(sorted(ids),
                          sorted(e['id'] for e in receiver.events()))
+
+    def test_answers_recorded_despite_a_passing_database_error(self):
+        receiver = self.useFixture(webhook_receiver.Receiver())
+        self.subscribe(receiver, events=['lease.updated'],
+                       all_projects=True)
+        ids = self.record(3, subjects=3)
+        real = outbox_api.deliveries_finish
+        failures = []
+
+        def finish(ctx, results):
+            if len(failures) < 2:  # "database is locked", twice
+                failures.append(results)
+                raise db_exc.DBError('database is locked')
+            return real(ctx, results)
+
+        self.useFixture(fixtures.MockPatchObject(
+            outbox_api, 'deliveries_finish', side_effect=finish))
+        self.deliver()
+        timeout = self.conf.notifications.claim_timeout
+        self.deliver(minutes=timeout / 60.0 + 1)
+        # Recorded on the third try: not posted again after the timeout.
+        self.assertEqual(2, len(failures))
+        self.assertEqual(sorted(ids), sorted(e['id'] for e in
+                                             receiver.events()))
+
+    def test_notifications_claimed_once_in_a_batch_and_taken_over(self):
+        ids = self.record(30, subjects=3)
+        ctx = context.get_admin_context()
+        timeout = self.conf.notifications.claim_timeout
+        now = timeutils.utcnow()
+        found = []
+
+        def claim():
+            found.append(outbox_api.notifications_claim(ctx, now, timeout))
+
+        threads = [threading.Thread(target=claim) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        # Of two managers claiming at once, each event goes to one.
+        claimed = [e['id'] for batch in found for e in batch]
+        self.assertEqual(sorted(ids), sorted(claimed))
+        self.assertEqual([], outbox_api.notifications_claim(ctx, now,
+                                                            timeout))
+        # The claimer died: after the timeout another takes them all.
+        later = now + datetime.timedelta(seconds=timeout + 1)
+        again = outbox_api.notifications_claim(ctx, later, timeout)
+        self.assertEqual(sorted(ids), sorted(e['id'] for e in again))
+        outbox_api.notifications_done(ctx, [e['seq'] for e in again])
+        self.assertEqual([], outbox_api.notifications_claim(
+            ctx, later + datetime.timedelta(seconds=timeout + 1), timeout))
 
 
 TestSharedWorkMySQL, TestSharedWorkPostgreSQL = (

@@ -10,6 +10,7 @@ capabilities, a reservation's per-type fields) are open.
 from blazar_ext.db.api import budget as budget_api
 from blazar_ext.db.api import lease_series as series_api
 from blazar_ext.db.api import maintenance as maintenance_api
+from blazar_ext.notifications import catalog
 from blazar_ext import states
 
 
@@ -312,7 +313,9 @@ RATES = obj({'rates': array(RATE), 'source': {'enum': ['file', 'api']},
 
 SUBSCRIPTION = obj(_stamped({
     'id': STRING, 'project_id': OPT_STRING, 'user_id': OPT_STRING,
-    'url': STRING, 'events': array(STRING), 'lead_times': array(INTEGER),
+    'url': STRING,
+    'events': array({'type': 'string', 'enum': catalog.names()}),
+    'lead_times': array(INTEGER),
     'all_projects': BOOLEAN}, STAMP))
 ONE_SUBSCRIPTION = obj({'subscription': SUBSCRIPTION})
 SUBSCRIPTIONS = obj({'subscriptions': array(SUBSCRIPTION)})

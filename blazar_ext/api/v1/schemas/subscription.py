@@ -2,8 +2,13 @@
 
 Event names are checked against notifications.catalog by the controller
 (the message lists the known ones) and the secret apart from the schema
-(a schema error would quote it).
+(a schema error would quote it). The OpenAPI document shows the names
+as an enum (``documented``).
 """
+
+import copy
+
+from blazar_ext.notifications import catalog
 
 # Lead times of lease.ending_soon, in seconds: a minute to 90 days.
 LEAD_TIME = {'type': 'integer', 'minimum': 60, 'maximum': 90 * 86400}
@@ -32,3 +37,17 @@ UPDATE = {
     'properties': _PROPERTIES,
     'additionalProperties': False,
 }
+
+
+def event_name() -> dict:
+    """An event name as the OpenAPI document shows it: one of the
+    catalog's."""
+    return {'type': 'string', 'enum': catalog.names()}
+
+
+def documented(schema: dict) -> dict:
+    """``schema`` with the event names as an enum, for the OpenAPI
+    document (the controller checks them, with a clearer message)."""
+    schema = copy.deepcopy(schema)
+    schema['properties']['events']['items'] = event_name()
+    return schema

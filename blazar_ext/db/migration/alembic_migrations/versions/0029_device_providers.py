@@ -11,7 +11,7 @@ from alembic import op
 import sqlalchemy as sa
 
 revision = '0029'
-down_revision = '0027'
+down_revision = '0028'
 
 
 def upgrade() -> None:
