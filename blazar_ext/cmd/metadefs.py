@@ -11,7 +11,7 @@ from oslo_log import log as logging
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api import validation
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api.metadefs import namespace as ns_api
 from blazar_ext import exceptions
 
 CONF = cfg.CONF

@@ -18,7 +18,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 import yaml
 
-from blazar_ext.db.api import budget_cost
+from blazar_ext.db.api.budgets import cost as budget_cost
 from blazar_ext import exceptions
 from blazar_ext.query import language
 

@@ -8,8 +8,8 @@ know keeps its state.
 
 from urllib import parse
 
+from blazar_ext.drivers import client
 from blazar_ext import health
-from blazar_ext.health import client
 
 # Fields filtering (1.8).
 API_VERSION = '1.8'

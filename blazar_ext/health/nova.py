@@ -6,8 +6,8 @@ check, whatever the number of hosts. A host Nova does not know keeps its
 state: a misconfigured endpoint must not take every host out.
 """
 
+from blazar_ext.drivers import client
 from blazar_ext import health
-from blazar_ext.health import client
 
 
 class NovaHealth(client.ServiceClient, health.HealthSource):

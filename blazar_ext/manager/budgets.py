@@ -12,7 +12,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_utils import timeutils
 
-from blazar_ext.db.api import budget as budget_api
+from blazar_ext.db.api.budgets import budget as budget_api
 from blazar_ext.db.api import transaction
 from blazar_ext.enforcement.filters import budget as budget_filter
 from blazar_ext.enforcement import pricing

@@ -9,9 +9,9 @@ are virtual:instance's.
 
 from oslo_serialization import jsonutils
 
+from blazar_ext.drivers import flavor_source
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
-from blazar_ext.plugins import flavor_source
 from blazar_ext.plugins import virtual_instance
 
 RESOURCE_TYPE = 'flavor:instance'

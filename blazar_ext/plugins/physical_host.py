@@ -6,7 +6,7 @@ Runs in the manager, the only writer of reservation state.
 from oslo_config import cfg
 
 from blazar_ext.db.api import host as host_api
-from blazar_ext.plugins import host_inventory
+from blazar_ext.drivers import host_inventory
 
 RESOURCE_TYPE = 'physical:host'
 

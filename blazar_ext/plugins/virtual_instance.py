@@ -23,9 +23,9 @@ from blazar_ext.db.api import instance as instance_api
 from blazar_ext.db.api import reservation_provider
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
+from blazar_ext.drivers import compute
 from blazar_ext import exceptions
 from blazar_ext.plugins import base
-from blazar_ext.plugins import compute
 from blazar_ext.plugins import physical_host
 from blazar_ext import states
 

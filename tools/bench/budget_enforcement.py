@@ -31,7 +31,7 @@ from oslo_utils import timeutils
 
 from blazar_ext import conf as blazar_conf
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import budget as budget_api
+from blazar_ext.db.api.budgets import budget as budget_api
 from blazar_ext import enforcement
 from blazar_ext.enforcement import rates as rates_mod
 from blazar_ext.manager import service

@@ -28,7 +28,7 @@ from blazar_ext.api import app as api_app
 from blazar_ext.cmd import metadefs
 from blazar_ext import conf as blazar_conf
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api.metadefs import namespace as ns_api
 from blazar_ext.db import migration
 from blazar_ext.db import session as db_session
 

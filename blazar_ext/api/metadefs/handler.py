@@ -20,8 +20,8 @@ from blazar_ext.api.middleware import faults
 from blazar_ext.api.middleware import metrics
 from blazar_ext.api import routing
 from blazar_ext.api import validation
-from blazar_ext.db.api import metadef_base
-from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api.metadefs import base as metadef_base
+from blazar_ext.db.api.metadefs import namespace as ns_api
 from blazar_ext import exceptions
 from blazar_ext.policies import metadefs as rules
 from blazar_ext import policy

@@ -7,7 +7,7 @@ from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api import routing
 from blazar_ext.api import validation
-from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api.metadefs import namespace as ns_api
 from blazar_ext import exceptions
 from blazar_ext.policies import metadefs as rules
 from blazar_ext import policy

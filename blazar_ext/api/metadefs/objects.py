@@ -5,7 +5,7 @@ from blazar_ext.api.metadefs import properties
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api.metadefs import tags
 from blazar_ext.api import routing
-from blazar_ext.db.api import metadef_object as object_api
+from blazar_ext.db.api.metadefs import object as object_api
 from blazar_ext.policies import metadefs as rules
 
 _BASE = '/metadefs/namespaces/{namespace}/objects'

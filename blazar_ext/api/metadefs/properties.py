@@ -4,7 +4,7 @@ from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api import routing
 from blazar_ext.api import validation
-from blazar_ext.db.api import metadef_property as property_api
+from blazar_ext.db.api.metadefs import property as property_api
 from blazar_ext.policies import metadefs as rules
 
 _BASE = '/metadefs/namespaces/{namespace}/properties'

@@ -3,7 +3,7 @@
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api import routing
-from blazar_ext.db.api import metadef_resource_type as rt_api
+from blazar_ext.db.api.metadefs import resource_type as rt_api
 from blazar_ext.policies import metadefs as rules
 from blazar_ext import policy
 

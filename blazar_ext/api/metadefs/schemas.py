@@ -11,8 +11,8 @@ import copy
 
 from blazar_ext.api.metadefs import handler
 from blazar_ext.api import routing
-from blazar_ext.db.api import metadef_namespace as ns_api
-from blazar_ext.db.api import metadef_tag as tag_api
+from blazar_ext.db.api.metadefs import namespace as ns_api
+from blazar_ext.db.api.metadefs import tag as tag_api
 
 _TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string', None]
 

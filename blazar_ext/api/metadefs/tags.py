@@ -6,7 +6,7 @@ from blazar_ext.api.metadefs import handler
 from blazar_ext.api.metadefs import schemas
 from blazar_ext.api import routing
 from blazar_ext.api import validation
-from blazar_ext.db.api import metadef_tag as tag_api
+from blazar_ext.db.api.metadefs import tag as tag_api
 from blazar_ext import exceptions
 from blazar_ext.policies import metadefs as rules
 

@@ -10,7 +10,7 @@ from pecan import rest
 from blazar_ext.api.v1.schemas import budget as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
-from blazar_ext.db.api import budget as budget_api
+from blazar_ext.db.api.budgets import budget as budget_api
 from blazar_ext.policies import budgets as budget_policies
 from blazar_ext import policy
 from blazar_ext.rpc import budget_client

@@ -22,7 +22,7 @@ from blazar_ext.api.v1.schemas import property as schema
 from blazar_ext.api.v1 import views
 from blazar_ext.api import validation
 from blazar_ext.db.api import capability as capability_api
-from blazar_ext.db.api import metadef_resource_type as metadef_rt_api
+from blazar_ext.db.api.metadefs import resource_type as metadef_rt_api
 from blazar_ext.db.api import transaction
 from blazar_ext import exceptions
 from blazar_ext.plugins import loader

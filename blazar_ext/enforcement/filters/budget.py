@@ -14,8 +14,8 @@ import decimal
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
-from blazar_ext.db.api import budget as budget_api
-from blazar_ext.db.api import budget_cost
+from blazar_ext.db.api.budgets import budget as budget_api
+from blazar_ext.db.api.budgets import cost as budget_cost
 from blazar_ext.enforcement import base
 from blazar_ext.enforcement import pricing
 from blazar_ext.enforcement import rates as rates_mod

@@ -11,7 +11,7 @@ import datetime
 
 from oslo_utils import timeutils
 
-from blazar_ext.db.api import fair_use as fair_use_api
+from blazar_ext.db.api.budgets import fair_use as fair_use_api
 from blazar_ext.enforcement import base
 from blazar_ext.enforcement import payload
 from blazar_ext.enforcement import usage

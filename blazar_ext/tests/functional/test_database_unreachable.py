@@ -6,7 +6,7 @@ from unittest import mock
 
 from oslo_db import exception as db_exc
 
-from blazar_ext.db.api import metadef_namespace as ns_api
+from blazar_ext.db.api.metadefs import namespace as ns_api
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.tests import base
 

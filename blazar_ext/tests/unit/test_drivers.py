@@ -3,11 +3,11 @@
 import testtools
 
 from blazar_ext import drivers
+from blazar_ext.drivers import compute
+from blazar_ext.drivers import flavor_source
+from blazar_ext.drivers import host_inventory
 from blazar_ext import exceptions
 from blazar_ext import health
-from blazar_ext.plugins import compute
-from blazar_ext.plugins import flavor_source
-from blazar_ext.plugins import host_inventory
 
 
 class TestLoad(testtools.TestCase):

@@ -1,6 +1,6 @@
 """Request schemas for /v1/budgets and /v1/rates."""
 
-from blazar_ext.db.api import budget as budget_api
+from blazar_ext.db.api.budgets import budget as budget_api
 
 _ID = {'type': 'string', 'minLength': 1, 'maxLength': 255}
 _REASON = {'type': 'string', 'minLength': 1, 'maxLength': 1024}

@@ -7,7 +7,7 @@ those a plugin or an operator extends (a host's or device's extra
 capabilities, a reservation's per-type fields) are open.
 """
 
-from blazar_ext.db.api import budget as budget_api
+from blazar_ext.db.api.budgets import budget as budget_api
 from blazar_ext.db.api import lease_series as series_api
 from blazar_ext.db.api import maintenance as maintenance_api
 from blazar_ext.notifications import catalog

@@ -8,8 +8,8 @@ import threading
 import fixtures
 import sqlalchemy as sa
 
+from blazar_ext.drivers import compute
 from blazar_ext import exceptions
-from blazar_ext.plugins import compute
 from blazar_ext.plugins import loader
 from blazar_ext.tests import base
 

@@ -7,7 +7,7 @@ import datetime
 import sqlalchemy as sa
 
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import fair_use
+from blazar_ext.db.api.budgets import fair_use
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db import session as db_session

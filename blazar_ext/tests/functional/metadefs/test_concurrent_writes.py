@@ -10,8 +10,8 @@ import sqlalchemy as sa
 
 from blazar_ext.api import app as api_app
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import metadef_namespace as ns_api
-from blazar_ext.db.api import metadef_resource_type as rt_api
+from blazar_ext.db.api.metadefs import namespace as ns_api
+from blazar_ext.db.api.metadefs import resource_type as rt_api
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures as blazar_fixtures
 from blazar_ext.tests.functional import backends

@@ -13,8 +13,8 @@ import fixtures
 from blazar_ext.cmd import manage
 from blazar_ext.cmd import metadefs
 from blazar_ext import context as blazar_context
-from blazar_ext.db.api import metadef_namespace as ns_api
-from blazar_ext.db.api import metadef_resource_type as rt_api
+from blazar_ext.db.api.metadefs import namespace as ns_api
+from blazar_ext.db.api.metadefs import resource_type as rt_api
 from blazar_ext import exceptions
 from blazar_ext.plugins import loader as plugin_loader
 from blazar_ext.tests import base

@@ -15,8 +15,8 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from blazar_ext import drivers
+from blazar_ext.drivers import client
 from blazar_ext import exceptions
-from blazar_ext.health import client
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)

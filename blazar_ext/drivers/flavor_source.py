@@ -13,8 +13,8 @@ from oslo_config import cfg
 import yaml
 
 from blazar_ext import drivers
+from blazar_ext.drivers import client
 from blazar_ext import exceptions
-from blazar_ext.health import client
 
 CONF = cfg.CONF
 

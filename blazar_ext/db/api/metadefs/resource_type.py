@@ -7,7 +7,7 @@ property definitions the catalog gives for one resource type.
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
-from blazar_ext.db.api import metadef_base as base
+from blazar_ext.db.api.metadefs import base
 from blazar_ext.db.api import retry
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session

@@ -3,11 +3,11 @@
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
-from blazar_ext.db.api import metadef_base as base
-from blazar_ext.db.api import metadef_object
-from blazar_ext.db.api import metadef_property
-from blazar_ext.db.api import metadef_resource_type
-from blazar_ext.db.api import metadef_tag
+from blazar_ext.db.api.metadefs import base
+from blazar_ext.db.api.metadefs import object as metadef_object
+from blazar_ext.db.api.metadefs import property as metadef_property
+from blazar_ext.db.api.metadefs import resource_type as metadef_resource_type
+from blazar_ext.db.api.metadefs import tag as metadef_tag
 from blazar_ext.db.api import retry
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session

@@ -4,7 +4,7 @@ names and property schemas (each may carry ``operators``)."""
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
-from blazar_ext.db.api import metadef_base as base
+from blazar_ext.db.api.metadefs import base
 from blazar_ext.db.api import retry
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session

@@ -1,0 +1,1 @@
+"""Budgets, their costs and fair-use accounting: the queries."""

@@ -1,0 +1,1 @@
+"""Glance-compatible metadata definitions: the catalog's queries."""
