@@ -5,7 +5,11 @@ level or inside a function), so it also sees imports a lazy ``import``
 hides from a running interpreter. Rules, from doc/source/admin/architecture:
 
 - no import cycle between modules, nor between the top-level packages
-  (``blazar_ext.cmd`` <-> ``blazar_ext.wsgi`` would be one);
+  (``blazar_ext.cmd`` <-> ``blazar_ext.wsgi`` would be one), nor between
+  sub-packages (``db.api`` <-> ``db.models`` would be one);
+- the layers of ``LAYERS`` import only the layers below them;
+- ``drivers/`` and ``health/`` (external services) never import ``db/``;
+- ``conf/`` imports nothing of blazar_ext outside itself;
 - ``query/`` is pure: it imports neither ``db/`` nor any layer doing I/O;
 - ``db/`` never imports the layers above it;
 - only the API checks policy;
@@ -25,9 +29,14 @@ import blazar_ext
 PACKAGE = 'blazar_ext'
 # The layers that do I/O or serve requests; neither query/ nor db/ may
 # import them.
-UPPER = ('api', 'manager', 'plugins', 'enforcement', 'rpc', 'cmd', 'wsgi')
+UPPER = ('api', 'manager', 'plugins', 'enforcement', 'rpc', 'cmd', 'wsgi',
+         'health', 'drivers')
 IO = UPPER + ('db',)
 SESSION_MODULE = 'blazar_ext.db.session'
+# From the top (doc/source/contributor/architecture.rst): a layer imports
+# only the layers after it here.
+LAYERS = ('cmd', 'wsgi', 'api', 'manager', 'rpc', 'enforcement', 'health',
+          'plugins', 'drivers', 'db', 'query')
 
 
 def _modules(root: str, tests: bool = False) -> dict:
@@ -123,10 +132,11 @@ def cycles(graph: dict) -> list:
     return found
 
 
-def package_graph(graph: dict) -> dict:
-    """The graph between top-level packages (``blazar_ext.db`` and so on)."""
+def package_graph(graph: dict, depth: int = 2) -> dict:
+    """The graph between top-level packages (``blazar_ext.db`` and so on),
+    or with ``depth`` 3 between sub-packages (``blazar_ext.db.api``)."""
     def top(module):
-        return '.'.join(module.split('.')[:2])
+        return '.'.join(module.split('.')[:depth])
     out: dict = {}
     for module, targets in graph.items():
         for target in targets:
@@ -147,6 +157,17 @@ def violations(graph: dict, source_layers, forbidden) -> list:
                   for module, targets in graph.items()
                   if _in(module, source_layers)
                   for target in targets if _in(target, forbidden))
+
+
+def upward_imports(graph: dict, layers) -> list:
+    """The edges from a layer into itself-or-above in ``layers`` (ordered
+    from the top), between different top-level packages."""
+    rank = {'%s.%s' % (PACKAGE, layer): i for i, layer in enumerate(layers)}
+    return sorted('%s -> %s' % (source, target)
+                  for source, targets in package_graph(graph).items()
+                  if source in rank
+                  for target in targets
+                  if target in rank and rank[target] <= rank[source])
 
 
 def imports_of_test_modules(graph: dict) -> list:
@@ -182,6 +203,21 @@ class TestCheckers(testtools.TestCase):
         self.assertEqual(['blazar_ext.query.x -> blazar_ext.db.models.host'],
                          violations(graph, ['query'], IO))
 
+    def test_subpackage_cycle(self):
+        graph = {'blazar_ext.db.api.a': {'blazar_ext.db.models.b'},
+                 'blazar_ext.db.models.b': {'blazar_ext.db.api.c'},
+                 'blazar_ext.db.api.c': set()}
+        self.assertEqual([], cycles(package_graph(graph)))
+        self.assertEqual([{'blazar_ext.db.api', 'blazar_ext.db.models'}],
+                         cycles(package_graph(graph, depth=3)))
+
+    def test_upward_imports(self):
+        graph = {'blazar_ext.drivers.x': {'blazar_ext.plugins.y',
+                                          'blazar_ext.exceptions'},
+                 'blazar_ext.plugins.y': {'blazar_ext.drivers.z'}}
+        self.assertEqual(['blazar_ext.drivers -> blazar_ext.plugins'],
+                         upward_imports(graph, ('plugins', 'drivers')))
+
     def test_test_module_imports(self):
         graph = {'t.test_a': {'t.test_b', 't.fixtures'},
                  't.test_b': {'t.fixtures'}, 't.fixtures': set()}
@@ -214,6 +250,8 @@ class TestLayers(testtools.TestCase):
     def test_graph_is_read(self):
         self.assertIn('blazar_ext.db.api.lease',
                       self.graph['blazar_ext.manager.leases'])
+        self.assertIn('blazar_ext.drivers.client',
+                      self.graph['blazar_ext.health.nova'])
 
     def test_no_module_cycles(self):
         self.assertEqual([], [sorted(c) for c in cycles(self.graph)])
@@ -221,6 +259,24 @@ class TestLayers(testtools.TestCase):
     def test_no_package_cycles(self):
         self.assertEqual(
             [], [sorted(c) for c in cycles(package_graph(self.graph))])
+
+    def test_no_subpackage_cycles(self):
+        self.assertEqual(
+            [], [sorted(c) for c in cycles(package_graph(self.graph, 3))])
+
+    def test_layers_import_only_downwards(self):
+        self.assertEqual([], upward_imports(self.graph, LAYERS))
+
+    def test_external_services_do_not_touch_the_database(self):
+        # Drivers and health monitors report; the manager writes.
+        self.assertEqual([], violations(self.graph, ['drivers', 'health'],
+                                        ['db']))
+
+    def test_conf_is_a_leaf(self):
+        self.assertEqual([], sorted(
+            '%s -> %s' % (module, target)
+            for module, targets in self.graph.items() if _in(module, ['conf'])
+            for target in targets if not _in(target, ['conf'])))
 
     def test_query_is_pure(self):
         self.assertEqual([], violations(self.graph, ['query'], IO))
@@ -232,7 +288,8 @@ class TestLayers(testtools.TestCase):
         # The API decides (private visibility included) and passes the
         # answer down; the layers below take it as a plain argument.
         self.assertEqual([], violations(
-            self.graph, ['manager', 'plugins', 'enforcement', 'db', 'query'],
+            self.graph, ['manager', 'rpc', 'enforcement', 'health', 'plugins',
+                         'drivers', 'db', 'query'],
             ['policy']))
 
     def test_only_db_opens_sessions(self):
