@@ -73,8 +73,11 @@ def gaps_from_rows(rows: Iterable, start: datetime.datetime,
         if high - cursor >= least:
             gaps.append((cursor, high))
         pools.append(gaps)
-    return [[(from_microseconds(a), from_microseconds(b)) for a, b in g]
-            for g in pools]
+    # Each distinct time turned into a date once: gaps share many (every
+    # gap open at the window's end ends at ``end``).
+    dates = {at: from_microseconds(at)
+             for at in {at for g in pools for gap in g for at in gap}}
+    return [[(dates[a], dates[b]) for a, b in g] for g in pools]
 
 
 def gaps_from_busy(busy_by_resource: Mapping, start: datetime.datetime,

@@ -194,10 +194,14 @@ class EpochMicroseconds(sql_functions.FunctionElement):
 @compiler.compiles(EpochMicroseconds)
 def _epoch_sqlite(element, sql_compiler, **kw):
     # SQLAlchemy stores 'YYYY-MM-DD HH:MM:SS.ffffff': the seconds of the
-    # first 19 characters (strftime rounds a fraction, so none is given
-    # it), plus the six digits after the point.
+    # first 19 characters (julianday rounds a fraction, so none is given
+    # it), plus the six digits after the point. julianday of whole
+    # seconds is exact to far below a second, so rounding its distance
+    # from the epoch gives the seconds exactly; it is about a third
+    # cheaper than strftime('%s'), which formats a string to be parsed.
     column = sql_compiler.process(element.clauses, **kw)
-    return ("(CAST(strftime('%%s', substr(%s, 1, 19)) AS INTEGER) * 1000000"
+    return ("(CAST(round((julianday(substr(%s, 1, 19)) - 2440587.5)"
+            " * 86400.0) AS INTEGER) * 1000000"
             " + CAST(substr(%s, 21, 6) AS INTEGER))" % (column, column))
 
 

@@ -551,6 +551,28 @@ class TestBusyDatesExact(PlanTestCase):
                            slot_plan.microseconds(stored[1]))],
                          [tuple(row) for row in rows])
 
+    def test_epoch_microseconds_across_dates(self):
+        # Before and after the epoch, leap days, the last microsecond
+        # of a day and of a year, and random dates: the database's
+        # integer is the one Python computes.
+        rng = random.Random(29)
+        dates = [datetime.datetime(1969, 12, 31, 23, 59, 59, 999999),
+                 datetime.datetime(1970, 1, 1),
+                 datetime.datetime(2000, 2, 29, 12, 0, 0, 500000),
+                 datetime.datetime(2038, 1, 19, 3, 14, 8, 1),
+                 datetime.datetime(2099, 12, 31, 23, 59, 59, 999999)]
+        dates += [datetime.datetime(1950, 1, 1) + datetime.timedelta(
+            microseconds=rng.randrange(150 * 365 * 86400 * 10 ** 6))
+            for _ in range(200)]
+        # A bare parameter (not stored, so MySQL keeps its fraction), as
+        # a column reads: SQLite's CAST AS DATETIME would make a number.
+        value = sa.bindparam('d', type_=sa.DateTime())
+        query = sa.select(slot_search.EpochMicroseconds(value))
+        with self.db.engine.connect() as conn:
+            for date in dates:
+                got = conn.execute(query, {'d': date}).scalar_one()
+                self.assertEqual(slot_plan.microseconds(date), got, date)
+
 
 (TestPlanAgainstBruteForceMySQL,
  TestPlanAgainstBruteForcePostgreSQL) = backends.on_each_backend(
