@@ -142,14 +142,26 @@ def _exists(project_id: str, user_id, budget: str) -> exceptions.Conflict:
 
 
 def _roll(session, row, now: datetime.datetime) -> None:
-    """Start the period ``now`` falls in, if it is a new one."""
-    if _renewed(row.to_dict(), now):
-        freed = row.spent
-        row.spent = ZERO
-        row.period_start = period_start(row.period, now)
-        _entry(session, row, RENEW, freed, reason='%s allowance renewed'
-               % row.period)
-        _record(session, 'budget.renewed', row, amount=freed)
+    """Start the period ``now`` falls in, if it is a new one (an ORM
+    row)."""
+    renewed = _renew(session, row.to_dict(), now)
+    if renewed:
+        row.spent, row.period_start = renewed
+
+
+def _renew(session, values: dict, now: datetime.datetime) -> tuple | None:
+    """If ``now`` falls in a new period: the renewal's ledger entry and
+    budget.renewed, and (spent, period_start) from then on; else None."""
+    if not _renewed(values, now):
+        return None
+    started = period_start(values['period'], now)
+    _insert_entry(session, values['id'], RENEW, values['spent'],
+                  values['credits'], None,
+                  '%s allowance renewed' % values['period'])
+    _record(session, 'budget.renewed',
+            dict(values, spent=ZERO, period_start=started),
+            amount=values['spent'])
+    return ZERO, started
 
 
 def budget_adjust(context, budget_id: str, amount: decimal.Decimal,
@@ -235,16 +247,8 @@ def charge(session, row, lease_id: str, amount: decimal.Decimal,
     budget.low when the balance falls below ``low_percent`` of the
     credits."""
     values = _values(row)
-    spent, started = values['spent'], values['period_start']
-    if _renewed(values, now):
-        _insert_entry(session, values['id'], RENEW, spent,
-                      values['credits'], None,
-                      '%s allowance renewed' % values['period'])
-        freed = spent
-        spent, started = ZERO, period_start(values['period'], now)
-        _record(session, 'budget.renewed',
-                dict(values, spent=spent, period_start=started),
-                amount=freed)
+    spent, started = (_renew(session, values, now)
+                      or (values['spent'], values['period_start']))
     low = values['credits'] * low_percent / 100
     was_low = values['credits'] - spent < low
     spent += amount

@@ -254,6 +254,23 @@ class TestBudgets(BudgetTestCase):
         self.assertEqual(['create', 'charge', 'renew', 'charge'],
                          [e['kind'] for e in self.ledger(budget['id'])])
 
+    def test_adjust_in_a_new_period_renews_first(self):
+        budget = self.budget(10, period='daily')
+        self.lease(hours=2)
+        with self.db.engine.begin() as conn:
+            conn.execute(sa.text(
+                "UPDATE budgets SET period_start = '2020-01-01 00:00:00'"))
+        resp = self.request('POST', '/v1/budgets/%s/adjust' % budget['id'],
+                            {'amount': 5, 'reason': 'more'})
+        self.assertEqual(200, resp.status, resp.text)
+        self.assertEqual((0.0, 15.0), (resp.json()['budget']['spent'],
+                                       resp.json()['budget']['balance']))
+        self.assertEqual(
+            [('charge', -2.0, 8.0), ('renew', 2.0, 10.0),
+             ('adjust', 5.0, 15.0)],
+            [(e['kind'], e['amount'], e['balance'])
+             for e in self.ledger(budget['id'])][1:])
+
     def test_healing_keeps_the_charge(self):
         budget = self.budget(100)
         lease = self.lease(hours=2)
