@@ -7,7 +7,7 @@ every lease the project ever had. It replaces the index on project_id
 alone, which it covers.
 
 Revision ID: 0027
-Revises: 0025
+Revises: 0026
 Create Date: 2026-11-26
 """
 

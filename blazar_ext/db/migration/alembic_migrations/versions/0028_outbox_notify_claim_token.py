@@ -2,7 +2,7 @@
 notifications in one UPDATE and reads back what it won by its token.
 
 Revision ID: 0028
-Revises: 0025
+Revises: 0027
 Create Date: 2026-11-26
 """
 

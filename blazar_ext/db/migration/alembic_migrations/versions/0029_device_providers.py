@@ -3,7 +3,7 @@ and the traits a device reservation requires or forbids. A provider
 deleted through Placement unlinks its device (SET NULL).
 
 Revision ID: 0029
-Revises: 0025
+Revises: 0028
 Create Date: 2026-11-26
 """
 
