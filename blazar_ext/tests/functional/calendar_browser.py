@@ -50,21 +50,11 @@ class CalendarBrowserTestCase(testtools.TestCase):
         # Dates from one base for the whole test: an hour may turn.
         self.base = hour()
         self.state = self.useFixture(fixtures.TempDir()).path
-        port = services.free_port()
-        config = os.path.join(self.state, 'blazar-ext.conf')
-        with open(config, 'w') as f:
-            f.write('[DEFAULT]\nstate_path = %s\n[api]\nhost = 127.0.0.1\n'
-                    'port = %d\n[manager]\nevent_interval = 3600\n%s'
-                    '[enforcement]\nreservation_max_length = %d\n'
-                    % (self.state, port, self.MANAGER_OPTIONS,
-                       MAX_LEASE_SECONDS))
-        self.url = 'http://127.0.0.1:%d' % port
-        self.process = self.useFixture(services.ServiceProcess(
-            'all-in-one', [services.script('blazar-ext-all-in-one'),
-                           '--config-file', config], self.state))
-        services.wait_for(lambda: services.http_answers(self.url + '/'),
-                          60, 'blazar-ext-all-in-one on %s' % self.url,
-                          processes=[self.process])
+        service = self.useFixture(services.AllInOne(
+            self.state, '[manager]\nevent_interval = 3600\n%s'
+            '[enforcement]\nreservation_max_length = %d\n'
+            % (self.MANAGER_OPTIONS, MAX_LEASE_SECONDS)))
+        self.url, self.process = service.url, service.process
         self.driver = browser.start_chrome(
             os.path.join(self.state, 'chrome-profile'))
         self.addCleanup(self.driver.quit)

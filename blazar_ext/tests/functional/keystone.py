@@ -210,43 +210,30 @@ class BlazarExt(fixtures.Fixture):
 
     def _setUp(self):
         self.dir = self.useFixture(fixtures.TempDir()).path
-        port = services.free_port()
-        self.url = 'http://127.0.0.1:%d' % port
         self.policy_file = os.path.join(self.dir, 'policy.yaml')
         self.write_policy('')
-        config = os.path.join(self.dir, 'blazar-ext.conf')
-        with open(config, 'w') as f:
-            f.write(
-                '[DEFAULT]\n'
-                'state_path = %(dir)s\n'
-                'debug = true\n'
-                '[api]\n'
-                'host = 127.0.0.1\n'
-                'port = %(port)d\n'
-                'auth_strategy = keystone\n'
-                '[oslo_policy]\n'
-                'policy_file = %(policy)s\n'
-                '[keystone_authtoken]\n'
-                'www_authenticate_uri = %(keystone)s\n'
-                'auth_url = %(keystone)s\n'
-                'auth_type = password\n'
-                'username = blazar\n'
-                'password = %(password)s\n'
-                'project_name = service\n'
-                'user_domain_name = Default\n'
-                'project_domain_name = Default\n'
-                'region_name = RegionOne\n'
-                '%(extra)s'
-                % {'dir': self.dir, 'port': port, 'policy': self.policy_file,
-                   'keystone': self.keystone_url,
-                   'password': SERVICE_PASSWORD, 'extra': self.extra})
-        self.process = self.useFixture(services.ServiceProcess(
-            'blazar-ext', [services.script('blazar-ext-all-in-one'),
-                           '--config-file', config],
-            self.dir, env=env()))
-        services.wait_for(lambda: services.http_answers(self.url + '/'),
-                          60, 'blazar-ext-all-in-one on %s' % self.url,
-                          processes=[self.process])
+        service = self.useFixture(services.AllInOne(
+            self.dir,
+            'auth_strategy = keystone\n'
+            '[DEFAULT]\n'
+            'debug = true\n'
+            '[oslo_policy]\n'
+            'policy_file = %(policy)s\n'
+            '[keystone_authtoken]\n'
+            'www_authenticate_uri = %(keystone)s\n'
+            'auth_url = %(keystone)s\n'
+            'auth_type = password\n'
+            'username = blazar\n'
+            'password = %(password)s\n'
+            'project_name = service\n'
+            'user_domain_name = Default\n'
+            'project_domain_name = Default\n'
+            'region_name = RegionOne\n'
+            '%(extra)s'
+            % {'policy': self.policy_file, 'keystone': self.keystone_url,
+               'password': SERVICE_PASSWORD, 'extra': self.extra},
+            env=env(), name='blazar-ext'))
+        self.url, self.process = service.url, service.process
 
     def write_policy(self, text: str) -> None:
         """Replace policy.yaml; oslo.policy rereads it when it changes."""

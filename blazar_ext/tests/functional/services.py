@@ -306,6 +306,39 @@ def http_answers(url: str) -> bool:
     return True
 
 
+class AllInOne(fixtures.Fixture):
+    """blazar-ext-all-in-one (the README's first command) on a free port,
+    its state and configuration file in ``state_path``, answering.
+
+    ``options`` is more configuration, written right after the [api]
+    section's host and port (so it may go on with [api] options before
+    starting sections of its own).
+    """
+
+    def __init__(self, state_path: str, options: str = '',
+                 env: dict | None = None, name: str = 'all-in-one'):
+        super().__init__()
+        self.state_path = state_path
+        self.options = options
+        self.env = env
+        self.name = name
+
+    def _setUp(self):
+        port = free_port()
+        self.url = 'http://127.0.0.1:%d' % port
+        self.config_file = os.path.join(self.state_path, 'blazar-ext.conf')
+        with open(self.config_file, 'w') as f:
+            f.write('[DEFAULT]\nstate_path = %s\n[api]\nhost = 127.0.0.1\n'
+                    'port = %d\n%s' % (self.state_path, port, self.options))
+        self.process = self.useFixture(ServiceProcess(
+            self.name, [script('blazar-ext-all-in-one'),
+                        '--config-file', self.config_file],
+            self.state_path, env=self.env))
+        wait_for(lambda: http_answers(self.url + '/'), 60,
+                 'blazar-ext-all-in-one on %s' % self.url,
+                 processes=[self.process])
+
+
 def children(pid: int) -> list[int]:
     """The pids of a process's children, sorted (Linux /proc)."""
     with open('/proc/%d/task/%d/children' % (pid, pid)) as f:

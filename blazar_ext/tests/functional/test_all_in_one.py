@@ -22,18 +22,8 @@ class TestAllInOne(testtools.TestCase):
     def setUp(self):
         super().setUp()
         self.state = self.useFixture(fixtures.TempDir()).path
-        port = services.free_port()
-        config = os.path.join(self.state, 'blazar-ext.conf')
-        with open(config, 'w') as f:
-            f.write('[DEFAULT]\nstate_path = %s\n[api]\nhost = 127.0.0.1\n'
-                    'port = %d\n' % (self.state, port))
-        self.url = 'http://127.0.0.1:%d' % port
-        self.process = self.useFixture(services.ServiceProcess(
-            'all-in-one', [services.script('blazar-ext-all-in-one'),
-                           '--config-file', config], self.state))
-        services.wait_for(lambda: services.http_answers(self.url + '/'),
-                          60, 'blazar-ext-all-in-one on %s' % self.url,
-                          processes=[self.process])
+        service = self.useFixture(services.AllInOne(self.state))
+        self.url, self.process = service.url, service.process
 
     def call(self, method: str, path: str, body=None, headers=None,
              expected: int = 200):
