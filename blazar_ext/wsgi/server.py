@@ -33,6 +33,19 @@ class _SharedSocketServer(wsgi.Server):
         self.bind_addr = self.resolve_real_bind_addr(self.socket)
         return self.socket
 
+    def prepare(self) -> None:
+        """cheroot's prepare, then a non-blocking accept.
+
+        cheroot gives its listening socket a 1 s timeout. Every worker is
+        woken for each new connection and only one gets it: the others
+        waited in accept() up to that second, their selector loop with
+        them, so requests on their open keep-alive connections stalled
+        (a p99 near 1 s). Non-blocking, the loser's accept() fails at
+        once with EAGAIN, which cheroot takes as "nothing to accept".
+        """
+        super().prepare()
+        self.socket.setblocking(False)
+
 
 def _serve_one(server: wsgi.Server, threads: int, name: str) -> None:
     def _stop(signum, frame):

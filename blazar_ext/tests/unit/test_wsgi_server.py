@@ -29,3 +29,22 @@ class TestSharedListeningSocket(testtools.TestCase):
         self.addCleanup(accepted.close)
         self.assertTrue(accepted.getsockopt(socket.IPPROTO_TCP,
                                             socket.TCP_NODELAY))
+
+
+class TestSharedSocketServer(testtools.TestCase):
+
+    def test_accept_does_not_wait(self):
+        # A worker woken for a connection another worker took must not
+        # sit in accept() (cheroot's 1 s timeout) with its keep-alive
+        # connections unserved.
+        listening = server._listen('127.0.0.1', 0)
+        self.addCleanup(listening.close)
+        shared = server._SharedSocketServer(
+            listening, listening.getsockname(), lambda e, s: [],
+            numthreads=1)
+        shared.prepare()
+        self.addCleanup(shared.stop)
+        self.assertIs(listening, shared.socket)
+        self.assertEqual(0.0, shared.socket.gettimeout())
+        self.assertIsNone(
+            shared._connections._from_server_socket(shared.socket))
