@@ -24,7 +24,9 @@ For ``GET /v1/leases`` as 'lister' (10 leases) and ``GET
 install wrk``) runs ``--seconds`` per side and connection count, in
 ``--rounds`` alternating turns (ours, theirs, ours, ...) so both see the
 same load; it prints requests per second, the median and p99 latency,
-any non-2xx answers, and the ratio.
+any non-2xx answers, the server's CPU time per request (the process
+and its children, from /proc: steadier than req/s on a shared machine)
+and the ratio.
 
 ``--baseline TREE`` (a source tree of an earlier blazar_ext, e.g. made
 by ``git archive main | tar -x -C TREE``) starts a second
@@ -65,18 +67,42 @@ UPSTREAM_LISTER = {'X-User-Id': 'lister', 'X-Project-Id': 'lister',
 PROVIDERS_PATH = '/resource_providers?required=CUSTOM_GPU'
 
 
-def wrk(url: str, headers: dict, connections: int,
-        seconds: float) -> dict:
-    """One wrk run: {'rps', 'p50', 'p99' (ms), 'errors'}."""
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user and system) of process ``pid`` and its children
+    so far, from /proc."""
+    ticks = os.sysconf('SC_CLK_TCK')
+    total = 0.0
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % entry) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+        except OSError:
+            continue
+        # After the name: state, ppid, ... utime and stime are 12th, 13th.
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def wrk(url: str, headers: dict, connections: int, seconds: float,
+        pid: int) -> dict:
+    """One wrk run: {'rps', 'p50', 'p99' (ms), 'errors', 'cpu' (server
+    CPU ms per request, process ``pid`` and its children)}."""
     argv = ['wrk', '-t', str(min(2, connections)), '-c', str(connections),
             '-d', '%ds' % seconds, '--latency']
     for name, value in headers.items():
         argv += ['-H', '%s: %s' % (name, value)]
+    cpu = tree_cpu(pid)
     out = subprocess.run(argv + [url], capture_output=True, text=True,
                          check=True).stdout
+    cpu = tree_cpu(pid) - cpu
     errors = re.search(r'Non-2xx or 3xx responses: (\d+)', out)
+    done = int(re.search(r'(\d+) requests in', out).group(1))
     return {'rps': float(re.search(r'Requests/sec:\s+([\d.]+)',
                                    out).group(1)),
+            'cpu': 1000.0 * cpu / max(done, 1),
             'p50': _ms(re.search(r'\s50%\s+(\S+)', out).group(1)),
             'p99': _ms(re.search(r'\s99%\s+(\S+)', out).group(1)),
             'errors': int(errors.group(1)) if errors else 0}
@@ -210,15 +236,16 @@ def start_upstream_blazar(workdir: str) -> tuple:
 
 def compare(sides: list, connections: int, seconds: float,
             rounds: int) -> list:
-    """Alternating wrk turns over ``sides`` ((url, headers) each); each
-    side's totals over the rounds."""
+    """Alternating wrk turns over ``sides`` ((url, headers, server pid)
+    each); each side's totals over the rounds."""
     runs = [[] for _ in sides]
     for _ in range(rounds):
-        for side, (url, headers) in enumerate(sides):
+        for side, (url, headers, pid) in enumerate(sides):
             runs[side].append(wrk(url, headers, connections,
-                                  seconds / rounds))
+                                  seconds / rounds, pid))
     return [
         {'rps': sum(r['rps'] for r in side) / rounds,
+         'cpu': sum(r['cpu'] for r in side) / rounds,
          'p50': max(r['p50'] for r in side),
          'p99': max(r['p99'] for r in side),
          'errors': sum(r['errors'] for r in side)} for side in runs]
@@ -268,16 +295,17 @@ def main() -> int:
         pairs = (
             ('GET /v1/leases (10, as lister)', '/v1/leases',
              side_by_side.LISTER, blazar_base + '/v1/leases',
-             UPSTREAM_LISTER),
+             UPSTREAM_LISTER, blazar.pid),
             ('GET /placement/resource_providers?required=',
              '/placement' + PROVIDERS_PATH, PLACEMENT_HEADERS,
-             placement_base + PROVIDERS_PATH, PLACEMENT_HEADERS),
+             placement_base + PROVIDERS_PATH, PLACEMENT_HEADERS,
+             placement.pid),
         )
-        for label, path, headers, theirs, their_headers in pairs:
-            sides = [(ext_base + path, headers)]
+        for label, path, headers, theirs, their_headers, their_pid in pairs:
+            sides = [(ext_base + path, headers, ext.pid)]
             if before_base:
-                sides.append((before_base + path, headers))
-            sides.append((theirs, their_headers))
+                sides.append((before_base + path, headers, before.pid))
+            sides.append((theirs, their_headers, their_pid))
             for conns in connections:
                 _row(label, conns, compare(sides, conns, args.seconds,
                                            args.rounds),
@@ -303,18 +331,21 @@ def _all_in_one(workdir: str, args, connections: list) -> None:
         ours, base = start_all_in_one(os.path.join(workdir, 'aio'), source)
         processes.append(ours)
         bases = [base]
+        pids = [ours.pid]
         if args.baseline:
             before, before_base = start_all_in_one(
                 os.path.join(workdir, 'aio-before'), source,
                 tree_env(args.baseline))
             processes.append(before)
             bases.append(before_base)
+            pids.append(before.pid)
         print('blazar-ext-all-in-one (one process); load %.2f %.2f %.2f'
               % os.getloadavg(), flush=True)
         _header(args.baseline, None)
         plans = [all_in_one_requests(b) for b in bases]
         for index, (label, _, _) in enumerate(plans[0]):
-            sides = [(plan[index][1], plan[index][2]) for plan in plans]
+            sides = [(plan[index][1], plan[index][2], pid)
+                     for plan, pid in zip(plans, pids)]
             for conns in connections:
                 _row(label, conns, compare(sides, conns, args.seconds,
                                            args.rounds),
@@ -331,18 +362,22 @@ def _header(baseline, other) -> None:
           + ' '.join('%10s' % c for c in columns)
           + ' ' + ' '.join('%9s' % c.replace('r/s', 'p99')
                            for c in columns)
+          + ' ' + ' '.join('%9s' % c.replace('r/s', 'cpu')
+                           for c in columns)
           + ('  ours/up' if other else '')
           + ('  ours/before' if baseline else ''))
 
 
 def _row(label: str, connections: int, results: list, before: bool,
          upstream: bool) -> None:
-    """One line: each side's req/s and p99 ([ours, before?, up?]), then
-    ours over upstream and over before."""
+    """One line: each side's req/s, p99 and server CPU per request
+    ([ours, before?, up?]), then ours over upstream and over before (in
+    req/s)."""
     ours = results[0]
     line = '%-56s %5d ' % (label, connections)
     line += ' '.join('%10.0f' % r['rps'] for r in results)
     line += ' ' + ' '.join('%7.1fms' % r['p99'] for r in results)
+    line += ' ' + ' '.join('%7.2fms' % r['cpu'] for r in results)
     if upstream:
         line += ' %7.2fx' % (ours['rps'] / results[-1]['rps'])
     if before:
