@@ -151,20 +151,29 @@ def _listen(host: str, port: int) -> socket.socket:
     return listening
 
 
+def _server(cls, *args, keep_alive: int, **options) -> wsgi.Server:
+    """A cheroot server keeping up to ``keep_alive`` idle keep-alive
+    connections (cheroot's own limit is 10)."""
+    server = cls(*args, **options)
+    server.keep_alive_conn_limit = keep_alive
+    return server
+
+
 def serve(app_factory, host: str, port: int, workers: int = 1,
           threads: int = 16, name: str = 'blazar-ext-api',
-          parent_ready=None) -> None:
+          parent_ready=None, keep_alive: int = 100) -> None:
     """Serve until SIGTERM/SIGINT; workers > 1 forks processes that share
     one listening socket, each building its own app after the fork.
     ``parent_ready()`` runs in the serving (or parent) process, after any
-    fork, before it waits."""
+    fork, before it waits. Each process keeps up to ``keep_alive`` idle
+    keep-alive connections."""
     options = dict(numthreads=threads, server_name=name,
-                   request_queue_size=BACKLOG)
+                   request_queue_size=BACKLOG, keep_alive=keep_alive)
     parent_ready = parent_ready or (lambda: None)
     if workers <= 1:
         parent_ready()
-        _serve_one(wsgi.Server((host, port),
-                               blocks.in_blocks(app_factory()), **options),
+        _serve_one(_server(wsgi.Server, (host, port),
+                           blocks.in_blocks(app_factory()), **options),
                    threads, name)
         return
     listening = _listen(host, port)
@@ -176,8 +185,8 @@ def serve(app_factory, host: str, port: int, workers: int = 1,
             try:
                 balance.index = index
                 listening.balance = balance
-                _serve_one(_SharedSocketServer(
-                    listening, balance, (host, port),
+                _serve_one(_server(
+                    _SharedSocketServer, listening, balance, (host, port),
                     blocks.in_blocks(app_factory()), **options),
                     threads, name)
             finally:

@@ -3,8 +3,10 @@
 import socket
 from unittest import mock
 
+from oslo_config import cfg
 import testtools
 
+from blazar_ext.conf import api as api_conf
 from blazar_ext.wsgi import server
 
 
@@ -104,3 +106,19 @@ class TestSharedSocketServer(testtools.TestCase):
         self.assertEqual([1, 0], list(shared.balance._counts))
         conn.close()
         self.assertEqual([0, 0], list(shared.balance._counts))
+
+
+class TestKeepAlive(testtools.TestCase):
+
+    def test_keep_alive_limit_applied(self):
+        # cheroot's own limit of 10 closed one connection in four under
+        # 64 keep-alive clients.
+        made = server._server(server.wsgi.Server, ('127.0.0.1', 0), _app,
+                              keep_alive=64, numthreads=1)
+        self.assertEqual(64, made.keep_alive_conn_limit)
+
+    def test_option_default(self):
+        conf = cfg.ConfigOpts()
+        api_conf.register_opts(conf)
+        conf([])
+        self.assertEqual(100, conf.api.keep_alive_connections)
