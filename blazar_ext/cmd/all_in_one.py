@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         with startup.metrics_for(CONF, 1) as parent_ready:
             server.serve(api_app.build, host, CONF.api.port, workers=1,
                          threads=CONF.api.threads,
+                         keep_alive=CONF.api.keep_alive_connections,
                          parent_ready=parent_ready)
     finally:
         manager.stop()

@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     workers = CONF.workers or CONF.api.workers
     with startup.metrics_for(CONF, workers) as parent_ready:
         server.serve(api_app.build, host, CONF.api.port, workers=workers,
-                     threads=CONF.api.threads, parent_ready=parent_ready)
+                     threads=CONF.api.threads,
+                     keep_alive=CONF.api.keep_alive_connections,
+                     parent_ready=parent_ready)
     return 0
 
 

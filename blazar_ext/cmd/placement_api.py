@@ -44,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     with startup.metrics_for(CONF, workers) as parent_ready:
         server.serve(api_app.build_placement, host, port, workers=workers,
                      threads=CONF.api.threads,
+                     keep_alive=CONF.api.keep_alive_connections,
                      name='blazar-ext-placement-api',
                      parent_ready=parent_ready)
     return 0

@@ -391,8 +391,10 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_ext_api(url: str, workers: int, tmp: str) -> tuple:
-    """blazar-ext-api on ``url``: (process, base URL)."""
+def start_ext_api(url: str, workers: int, tmp: str,
+                  env: dict | None = None) -> tuple:
+    """blazar-ext-api on ``url`` (``env``: its environment, else this
+    one's): (process, base URL)."""
     port = free_port()
     config = os.path.join(tmp, 'api-%d.conf' % port)
     with open(config, 'w') as f:
@@ -403,7 +405,7 @@ def start_ext_api(url: str, workers: int, tmp: str) -> tuple:
     process = subprocess.Popen([os.path.join(bin_dir, 'blazar-ext-api'),
                                 '--config-file', config,
                                 '--workers', str(workers)],
-                               stdout=subprocess.DEVNULL,
+                               env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     base = 'http://127.0.0.1:%d' % port
     wait_answering(base + '/', process)
