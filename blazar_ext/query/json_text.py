@@ -146,6 +146,20 @@ _templated(joined, 'group_concat(%s)', "string_agg(CAST(%s AS TEXT), ',')",
            'GROUP_CONCAT(%s)')
 
 
+class array_agg(expression.FunctionElement):
+    """array_agg(value): the JSON array text of a group's values, in no
+    set order (a listing of a thousand values reads one row per group
+    instead of one per value)."""
+
+    type = sa.Text()
+    name = 'json_array_agg'
+    inherit_cache = True
+
+
+_templated(array_agg, 'json_group_array(%s)',
+           'CAST(json_agg(%s) AS TEXT)', 'JSON_ARRAYAGG(%s)')
+
+
 class truncated(expression.FunctionElement):
     """truncated(number): toward zero, as an integer, as Python's int()
     does (PostgreSQL's and MySQL's casts round instead)."""

@@ -2,7 +2,7 @@
 """Each small or hot request through the all-in-one, against its floor.
 
     python tools/bench/floor.py [--hosts 1000] [--reps 200] [--workdir DIR]
-        [--only SUBSTRING]
+        [--only SUBSTRING] [--create-hosts 1000,10000] [--create-reps 20]
 
 The floor of a request is what any server must spend on it: the same SQL
 statements blazar_ext runs for it, run directly with the sqlite3 module
@@ -23,6 +23,15 @@ The bench:
 5. asks both the same request alternately, ``--reps`` times each, over
    one keep-alive connection each, and prints medians and the ratio.
 
+Lease create (POST /v1/leases with tools/bench/seed.py's equality and
+numeric conditions) is measured the same way on a third file per size of
+``--create-hosts`` (the hosts of seed.py with ten reservations each, as
+tools/bench/side_by_side.py seeds), ``--create-reps`` times: each of the
+API's creates is a new lease in a new window; the floor replays the
+recorded statements (its many-row inserts as executemany) in one
+transaction and commits it, the ids the request created replaced by new
+ones each time so that its inserts stay valid.
+
 Both servers are separate processes on the same machine, so a busy
 machine slows both alike: read the ratios.
 """
@@ -32,18 +41,22 @@ import datetime
 import http.client
 import json
 import os
+import re
 import socket
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import uuid
 
 import sqlalchemy as sa
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import placement as placement_bench  # noqa: E402
+import seed as bench_seed  # noqa: E402
 import side_by_side  # noqa: E402
 
 from blazar_ext import context as blazar_context  # noqa: E402
@@ -80,6 +93,23 @@ BIG = [
     ('candidates unlimited',
      '/placement/allocation_candidates?resources=VCPU:1', PLACEMENT),
 ]
+# Lease creates: the path is a seed.CREATES key (see http_request()).
+CREATE = [
+    ('lease create == (N)', 'create_eq', ADMIN),
+    ('lease create >= (N)', 'create_num', ADMIN),
+]
+BASE = datetime.datetime.strptime(side_by_side.BASE, side_by_side.FMT)
+UUID = re.compile(r'^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?'
+                  r'[0-9a-f]{12}$')
+
+
+def http_request(path: str, n: int, tag: str) -> tuple:
+    """(method, path, body) of the n-th request of ``path``: a GET, or
+    for a seed.CREATES key the n-th lease create."""
+    if path not in bench_seed.CREATES:
+        return 'GET', path, None
+    return 'POST', '/v1/leases', json.dumps(
+        bench_seed.lease_request(path, n, BASE, tag)).encode()
 
 
 # -- the floor server --------------------------------------------------------
@@ -107,10 +137,14 @@ def _answer_requests(client, conn, plan: dict) -> None:
                 return
             buffered += chunk
         head, buffered = buffered.split(b'\r\n\r\n', 1)
-        path = head.split(b' ', 2)[1].decode()
-        entry = plan[path]
-        for statement, parameters in entry['sql']:
-            conn.execute(statement, parameters).fetchall()
+        headers = _headers(head)
+        length = int(headers.get('content-length', 0))
+        while len(buffered) < length:
+            buffered += client.recv(65536)
+        buffered = buffered[length:]
+        entry = plan[headers.get('x-floor-key')
+                     or head.split(b' ', 2)[1].decode()]
+        _run_sql(conn, entry)
         document = entry['document']
         body = (json.dumps(document).encode() if document is not None
                 else entry['raw'].encode())
@@ -120,34 +154,108 @@ def _answer_requests(client, conn, plan: dict) -> None:
                            len(body), body))
 
 
+def _headers(head: bytes) -> dict:
+    lines = head.decode('latin-1').split('\r\n')[1:]
+    return dict((name.strip().lower(), value.strip()) for name, value in
+                (line.split(':', 1) for line in lines if ':' in line))
+
+
+def _run_sql(conn, entry: dict) -> None:
+    """The request's statements; a write's in one committed transaction,
+    with new ids in place of the ones the recorded request created."""
+    fresh = {old: str(uuid.uuid4()).replace('-', '') if '-' not in old
+             else str(uuid.uuid4()) for old in entry.get('created', ())}
+    for statement, parameters, many in entry['sql']:
+        if fresh:
+            parameters = _renamed(parameters, fresh, many)
+        if many:
+            conn.executemany(statement, parameters)
+        else:
+            conn.execute(statement, parameters).fetchall()
+    if entry.get('created'):
+        conn.commit()
+
+
+def _renamed(parameters, fresh: dict, many: bool):
+    if many:
+        return [_renamed(row, fresh, False) for row in parameters]
+    if isinstance(parameters, dict):
+        return {key: fresh.get(value, value) if isinstance(value, str)
+                else value for key, value in parameters.items()}
+    return [fresh.get(value, value) if isinstance(value, str) else value
+            for value in parameters]
+
+
 # -- recording what blazar_ext runs ------------------------------------------
 
 class Recorder:
-    """The SQL statements run while recording, from any engine."""
+    """The SQL statements run while recording, from any engine, by the
+    recording thread (the request's: the manager's background loops run
+    their own)."""
 
     def __init__(self):
         self.statements = None
+        self.thread = threading.get_ident()
         sa.event.listen(sa.engine.Engine, 'before_cursor_execute',
                         self._seen)
 
     def _seen(self, conn, cursor, statement, parameters, context,
               executemany):
-        if self.statements is not None and not executemany:
-            self.statements.append((statement, list(parameters or ())))
+        if self.statements is None or threading.get_ident() != self.thread:
+            return
+        if executemany:
+            parameters = [_plain(row) for row in parameters]
+        else:
+            parameters = _plain(parameters or ())
+        self.statements.append((statement, parameters, executemany))
+
+
+def _plain(parameters):
+    return dict(parameters) if isinstance(parameters, dict) else [
+        _json_safe(value) for value in parameters]
+
+
+def _json_safe(value):
+    return str(value) if isinstance(value, (datetime.datetime,
+                                            datetime.date)) else value
+
+
+def _values(parameters, many: bool) -> list:
+    rows = parameters if many else [parameters]
+    return [value for row in rows for value in (
+        row.values() if isinstance(row, dict) else row)]
+
+
+def created_ids(sql: list) -> list:
+    """The ids a write created: id-shaped values of its inserts that no
+    earlier read or change named (those are rows it found)."""
+    seen, created = set(), []
+    for statement, parameters, many in sql:
+        ids = {v for v in _values(parameters, many)
+               if isinstance(v, str) and UUID.match(v)}
+        if statement.lstrip().upper().startswith('INSERT'):
+            created.extend(sorted(ids - seen - set(created)))
+        seen |= ids
+    return created
 
 
 def record(url: str, requests: list, recorder: Recorder) -> dict:
-    """path -> {sql, status, type, document|raw} for each request."""
+    """key -> {sql, status, type, document|raw[, created]} for each
+    request (the key: its path, or its seed.CREATES key)."""
     plan = {}
     with side_by_side.ext_app(url) as app:
         for _, path, headers in requests:
-            side_by_side.call(app, 'GET', path, headers)  # warm caches
-            recorder.statements = []
-            req = side_by_side.webob.Request.blank(path, headers=headers)
-            resp = req.get_response(app)
-            statements, recorder.statements = recorder.statements, None
+            for tag in ('warm', 'record'):  # the first warms caches
+                recorder.statements = []
+                method, url_path, body = http_request(path, 0, tag)
+                req = side_by_side.webob.Request.blank(
+                    url_path, method=method, headers=headers)
+                if body is not None:
+                    req.body, req.content_type = body, 'application/json'
+                resp = req.get_response(app)
+                statements, recorder.statements = recorder.statements, None
             # Transaction control is the floor's own business.
-            sql = [(s, p) for s, p in statements
+            sql = [(s, p, m) for s, p, m in statements
                    if not s.lstrip().upper().startswith(
                        ('BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT',
                         'RELEASE'))]
@@ -156,7 +264,8 @@ def record(url: str, requests: list, recorder: Recorder) -> dict:
                 'sql': sql, 'status': resp.status_int,
                 'type': resp.content_type or 'text/plain',
                 'document': resp.json if is_json else None,
-                'raw': None if is_json else resp.text}
+                'raw': None if is_json else resp.text,
+                'created': created_ids(sql) if method == 'POST' else []}
     return plan
 
 
@@ -217,28 +326,33 @@ def start_floor(database: str, plan: dict, workdir: str) -> tuple:
     return process, port
 
 
-def timed(conn: http.client.HTTPConnection, path: str,
-          headers: dict) -> tuple:
+def timed(conn: http.client.HTTPConnection, path: str, headers: dict,
+          n: int = 0, tag: str = 'bench') -> tuple:
+    method, url_path, body = http_request(path, n, tag)
+    headers = dict(headers, **{'X-Floor-Key': path})
+    if body is not None:
+        headers['Content-Type'] = 'application/json'
     t = time.perf_counter()
-    conn.request('GET', path, headers=headers)
+    conn.request(method, url_path, body=body, headers=headers)
     resp = conn.getresponse()
     body = resp.read()
     return time.perf_counter() - t, resp.status, len(body)
 
 
 def compare(api_port: int, floor_port: int, requests: list,
-            reps: int) -> list:
+            reps: int, warm: int = 10) -> list:
     api = http.client.HTTPConnection('127.0.0.1', api_port)
     floor = http.client.HTTPConnection('127.0.0.1', floor_port)
     rows = []
+    tag = uuid.uuid4().hex[:6]
     for label, path, headers in requests:
         times = {'api': [], 'floor': []}
         sizes = {}
-        for i in range(reps + 10):
+        for i in range(reps + warm):
             for side, conn in (('api', api), ('floor', floor)):
-                seconds, status, size = timed(conn, path, headers)
+                seconds, status, size = timed(conn, path, headers, i, tag)
                 sizes[side] = (status, size)
-                if i >= 10:  # warm-up
+                if i >= warm:
                     times[side].append(seconds)
         api_ms = statistics.median(times['api']) * 1000
         floor_ms = statistics.median(times['floor']) * 1000
@@ -259,6 +373,9 @@ def run(name: str, url: str, database: str, requests: list, args,
         plan = record(url, requests, recorder)
         floor, floor_port = start_floor(database, plan, args.workdir)
         try:
+            if name.startswith('create'):
+                return compare(api_port, floor_port, requests,
+                               args.create_reps, warm=2)
             return compare(api_port, floor_port, requests, args.reps)
         finally:
             side_by_side.stop(floor)
@@ -276,6 +393,9 @@ def main() -> int:
     parser.add_argument('--workdir')
     parser.add_argument('--only', default='',
                         help='only the requests whose label contains this')
+    parser.add_argument('--create-hosts', default='1000,10000',
+                        help='sizes for lease create ("" for none)')
+    parser.add_argument('--create-reps', type=int, default=20)
     args = parser.parse_args()
     args.workdir = args.workdir or tempfile.mkdtemp(prefix='floor-')
     recorder = Recorder()
@@ -284,9 +404,11 @@ def main() -> int:
           % (args.workdir, args.reps))
     print('%-32s %10s %10s %7s  %s' % ('request', 'api ms', 'floor ms',
                                        'ratio', 'status/bytes'))
-    for name, hosts, per_host, providers, requests in (
+    creates = [('create-%s' % size, int(size), 10, 0, CREATE)
+               for size in args.create_hosts.split(',') if size]
+    for name, hosts, per_host, providers, requests in [
             ('small', 10, 1, 0, SMALL),
-            ('big', args.hosts, 0, args.hosts, BIG)):
+            ('big', args.hosts, 0, args.hosts, BIG)] + creates:
         requests = [r for r in requests if args.only in r[0]]
         if not requests:
             continue
@@ -295,8 +417,8 @@ def main() -> int:
         seed(url, hosts, per_host, providers)
         for label, api_ms, floor_ms, api_size, floor_size in run(
                 name, url, database, requests, args, recorder):
-            if name == 'big':
-                label = label.replace('N', str(args.hosts))
+            if name != 'small':
+                label = label.replace('N', str(hosts))
             print('%-32s %10.2f %10.2f %6.2fx  %s%s' % (
                 label, api_ms, floor_ms, api_ms / floor_ms, api_size,
                 '' if api_size[0] == floor_size[0] else ' != %s' % (

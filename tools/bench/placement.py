@@ -27,8 +27,9 @@ flat
     Every host has VCPU 32 (allocation_ratio 4.0), MEMORY_MB 131072 and
     DISK_GB 2000, and HW_CPU_X86_SSE; half have HW_CPU_X86_AVX, one in ten
     CUSTOM_GPU. Queries: GET /allocation_candidates?resources=VCPU:1
-    &required=HW_CPU_X86_AVX,!CUSTOM_GPU (also with limit=100) and
-    GET /resource_providers?required=HW_CPU_X86_AVX,!CUSTOM_GPU.
+    &required=HW_CPU_X86_AVX,!CUSTOM_GPU (also with limit=100),
+    GET /resource_providers?required=HW_CPU_X86_AVX,!CUSTOM_GPU and
+    GET /allocation_candidates?resources=VCPU:1&limit=100.
 nested
     Every host (traits as above, no inventory) has two NUMA children with
     VCPU 16 (ratio 4.0) and MEMORY_MB 65536 each; every 100 hosts share a
@@ -117,6 +118,9 @@ SCENARIOS = {
          '/allocation_candidates?resources=VCPU:1&' + FLAT_FILTER
          + '&limit=100'),
         ('providers, required', '/resource_providers?' + FLAT_FILTER),
+        # Issue 27's target: no trait filter.
+        ('candidates, limit=100',
+         '/allocation_candidates?resources=VCPU:1&limit=100'),
     ],
     'nested': [
         ('nested: VCPU,MEMORY_MB,DISK_GB',

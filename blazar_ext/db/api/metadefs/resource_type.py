@@ -97,6 +97,32 @@ def deassociate(context, namespace: str, name: str) -> None:
         session.delete(row)
 
 
+def _catalog_query(visible_only: bool) -> sa.Select:
+    """Property definitions of the namespaces associated with the bound
+    ``resource_type`` (only public ones and ``visible_to``'s if
+    ``visible_only``)."""
+    ns = models.MetadefNamespace
+    assoc = models.MetadefNamespaceResourceType
+    rt = models.MetadefResourceType
+    prop = models.MetadefProperty
+    query = (sa.select(ns.namespace, assoc.prefix, prop.name,
+                       prop.json_schema)
+             .join(assoc, assoc.namespace_id == ns.id)
+             .join(rt, rt.id == assoc.resource_type_id)
+             .join(prop, prop.namespace_id == ns.id)
+             .where(rt.name == sa.bindparam('resource_type'))
+             .order_by(ns.namespace, prop.name))
+    if visible_only:
+        query = query.where(sa.or_(ns.visibility == 'public',
+                                   ns.owner == sa.bindparam('visible_to')))
+    return query
+
+
+# Built once: on a properties listing, building it cost as much as
+# running it.
+_CATALOG = {visible: _catalog_query(visible) for visible in (False, True)}
+
+
 def catalog_properties(context, resource_type: str,
                        visible_to: str | None = None) -> dict:
     """Property definitions the catalog gives for ``resource_type``.
@@ -111,23 +137,12 @@ def catalog_properties(context, resource_type: str,
     ``operators`` is None when the definition gives none; for an array the
     type is 'array' and ``items_type`` names the element type.
     """
-    ns = models.MetadefNamespace
-    assoc = models.MetadefNamespaceResourceType
-    rt = models.MetadefResourceType
-    prop = models.MetadefProperty
+    query = _CATALOG[visible_to is not None]
     with db_session.reader.using(context) as session:
-        query = (sa.select(ns.namespace, assoc.prefix, prop.name,
-                           prop.json_schema)
-                 .join(assoc, assoc.namespace_id == ns.id)
-                 .join(rt, rt.id == assoc.resource_type_id)
-                 .join(prop, prop.namespace_id == ns.id)
-                 .where(rt.name == resource_type)
-                 .order_by(ns.namespace, prop.name))
-        if visible_to is not None:
-            query = query.where(sa.or_(ns.visibility == 'public',
-                                       ns.owner == visible_to))
+        rows = session.execute(query, {'resource_type': resource_type,
+                                       'visible_to': visible_to})
         out = {}
-        for namespace, prefix, name, blob in session.execute(query):
+        for namespace, prefix, name, blob in rows:
             schema = base.load_json(blob) or {}
             full = (prefix or '') + name
             entry = {'name': full, 'title': schema.get('title'),

@@ -421,6 +421,34 @@ class _HostPropertiesMixin:
             item['property'] for item in capability_api.property_list(
                 self.context, 'physical:host', True, False)])
 
+    def test_listing_keeps_values_as_written(self):
+        # The database aggregates a name's values as a JSON array: quotes,
+        # commas, backslashes, non-ASCII and number-like text come back
+        # as stored, numbers in numeric order, private names only if asked.
+        odd = ['say "hi", then \\ leave', 'ünï ✓', '[1, 2]', 'null']
+        host_api.host_update_capabilities(
+            self.context, self._host_id('h1'), {'odd': odd[0]})
+        for n, value in enumerate(odd[1:]):
+            host_api.host_create(self.context, {
+                'hypervisor_hostname': 'odd%d' % n, 'cpu_info': '{}',
+                'vcpus': 1, 'memory_mb': 1, 'hypervisor_type': 'QEMU',
+                'hypervisor_version': 1, 'local_gb': 1},
+                {'odd': value, 'size': ('10', '9', '100')[n]})
+        listed = self._listed()
+        self.assertEqual(sorted(odd), listed['odd'])
+        self.assertEqual(['9', '10', '100'], listed['size'])
+        public = {item['property']: item for item in
+                  capability_api.property_list(
+                      self.context, 'physical:host', False, True)}
+        self.assertEqual(['9', '10', '100'], public['size']['values'])
+        self.assertFalse(public['size']['private'])
+        hidden = set(self._listed()) - set(public)
+        self.assertTrue(hidden)
+        self.assertTrue(all(item['private'] for item in
+                            capability_api.property_list(
+                                self.context, 'physical:host', True, True)
+                            if item['property'] in hidden))
+
     def test_fill_values_rebuilds_from_value_rows(self):
         expected = self._grouped()
         with db_session.writer.using(self.context) as session:
