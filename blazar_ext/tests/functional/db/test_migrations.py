@@ -76,6 +76,16 @@ class _MigrationsMixin(test_migrations.ModelsMigrationsSync):
     def get_metadata(self) -> sa.MetaData:
         return models.BASE.metadata
 
+    def include_object(self, object_, name, type_, reflected, compare_to):
+        # Alembic's comparison of server defaults fails on a reflected
+        # generated column (it reads a Computed as a DefaultClause); the
+        # generated columns of 0030 are checked by
+        # test_allocation_microseconds_filled_then_kept_after_0030.
+        if type_ == 'column' and getattr(object_, 'computed', None):
+            return False
+        return super().include_object(object_, name, type_, reflected,
+                                      compare_to)
+
     # Helpers.
 
     def _tables(self) -> dict[str, sa.Table]:
