@@ -169,7 +169,7 @@ def host_busy_rows(session, host_filter, low: datetime.datetime,
 
 def _microseconds(table) -> tuple:
     # Host allocations store their dates in microseconds too (revision
-    # 0030), in the index the join reads; instance slots are converted.
+    # 0030); instance slots' dates are converted per read.
     if table is lease_models.ComputeHostAllocation:
         return table.start_us, table.end_us
     return (EpochMicroseconds(table.start_date),

@@ -59,8 +59,10 @@ class ComputeHostAllocation(base.BASE):
         # The hot path asks "does this host have an allocation overlapping
         # [start, end]?"; the lease window is copied here (revision 0005)
         # so that question needs no join to leases.
-        # The slot search reads every host's window as integers from this
-        # index alone (start_us, end_us; revision 0030).
+        # With start_us, end_us (revision 0030) the slot search's read of
+        # every host's window can be index-only on MariaDB and
+        # PostgreSQL; SQLite 3.40 still visits the row for a generated
+        # column, but reads the stored integer.
         sa.Index('ix_computehost_allocations_host_window',
                  'compute_host_id', 'start_date', 'end_date', 'start_us',
                  'end_us'),

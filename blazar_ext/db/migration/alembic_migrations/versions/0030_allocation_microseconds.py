@@ -1,7 +1,8 @@
 """Host allocation dates also as epoch microseconds (start_us, end_us),
 stored generated columns the database keeps equal to start_date and
-end_date under every write, and in the host-window index, so the slot
-search reads every host's busy times as integers from the index alone.
+end_date under every write, also in the host-window index: the slot
+search reads every host's busy times as stored integers (index-only on
+MariaDB and PostgreSQL; SQLite visits the row for a generated column).
 
 Existing rows get their values as the columns are added (SQLite
 recreates the table, which computes them; MariaDB and PostgreSQL compute
