@@ -12,11 +12,10 @@ import datetime
 import heapq
 
 import sqlalchemy as sa
-from sqlalchemy.ext import compiler
-from sqlalchemy.sql import functions as sql_functions
 
 from blazar_ext.db.api import host_filter
 from blazar_ext.db.api import host_properties
+from blazar_ext.db.models import epoch
 from blazar_ext.db.models import floatingip as fip_models
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
@@ -35,6 +34,8 @@ TABLES_OF = {'physical:host': HOST_TABLES,
 ALL_TABLES = HOST_TABLES + FLOATINGIP_TABLES
 
 PAGE = 64
+
+EpochMicroseconds = epoch.EpochMicroseconds
 
 
 def tables_for(resource_types) -> tuple:
@@ -137,8 +138,9 @@ def host_busy_rows(session, host_filter, low: datetime.datetime,
     host or instance allocation overlapping [low, high) widened by
     ``cleaning`` as the allocator sees it (None, None for a host with
     none). One query per allocation table, each an indexed join; the
-    database turns the dates into integers, which Python reads several
-    times faster than it parses dates.
+    dates come as integers (stored for host allocations, converted by
+    the database for instance slots), which Python reads several times
+    faster than it parses dates.
     """
     host = host_models.ComputeHost
     rows = []
@@ -151,8 +153,7 @@ def host_busy_rows(session, host_filter, low: datetime.datetime,
             # The join below filters every host again; skip it when no
             # instance slot touches the window (an indexed probe).
             break
-        query = sa.select(host.id, EpochMicroseconds(table.start_date),
-                          EpochMicroseconds(table.end_date))
+        query = sa.select(host.id, *_microseconds(table))
         # Every host once with its host allocations; then only the hosts
         # that have instance slots.
         query = (query.outerjoin(table, overlap) if n == 0
@@ -164,6 +165,15 @@ def host_busy_rows(session, host_filter, low: datetime.datetime,
         return rows[0]
     return sorted(rows[0] + rows[1],
                   key=lambda r: (r[0], -1 if r[1] is None else r[1]))
+
+
+def _microseconds(table) -> tuple:
+    # Host allocations store their dates in microseconds too (revision
+    # 0030); instance slots' dates are converted per read.
+    if table is lease_models.ComputeHostAllocation:
+        return table.start_us, table.end_us
+    return (EpochMicroseconds(table.start_date),
+            EpochMicroseconds(table.end_date))
 
 
 def _any_overlap(session, table, low: datetime.datetime,
@@ -181,42 +191,6 @@ def _plain_rows(session, query) -> list:
         return result.cursor.fetchall()
     finally:
         result.close()
-
-
-class EpochMicroseconds(sql_functions.FunctionElement):
-    """A date column as whole microseconds since 1970-01-01, exactly."""
-
-    type = sa.BigInteger()
-    name = 'epoch_microseconds'
-    inherit_cache = True
-
-
-@compiler.compiles(EpochMicroseconds)
-def _epoch_sqlite(element, sql_compiler, **kw):
-    # SQLAlchemy stores 'YYYY-MM-DD HH:MM:SS.ffffff': the seconds of the
-    # first 19 characters (julianday rounds a fraction, so none is given
-    # it), plus the six digits after the point. julianday of whole
-    # seconds is exact to far below a second, so rounding its distance
-    # from the epoch gives the seconds exactly; it is about a third
-    # cheaper than strftime('%s'), which formats a string to be parsed.
-    column = sql_compiler.process(element.clauses, **kw)
-    return ("(CAST(round((julianday(substr(%s, 1, 19)) - 2440587.5)"
-            " * 86400.0) AS INTEGER) * 1000000"
-            " + CAST(substr(%s, 21, 6) AS INTEGER))" % (column, column))
-
-
-@compiler.compiles(EpochMicroseconds, 'postgresql')
-def _epoch_postgresql(element, sql_compiler, **kw):
-    # A timestamp without time zone: its nominal seconds, no zone applied.
-    return ('CAST(EXTRACT(EPOCH FROM %s) * 1000000 AS BIGINT)'
-            % sql_compiler.process(element.clauses, **kw))
-
-
-@compiler.compiles(EpochMicroseconds, 'mysql')
-def _epoch_mysql(element, sql_compiler, **kw):
-    # TIMESTAMPDIFF, unlike UNIX_TIMESTAMP, ignores the session's zone.
-    return ("TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', %s)"
-            % sql_compiler.process(element.clauses, **kw))
 
 
 def host_pool_filter(context, session, hypervisor_properties: str,

@@ -3,6 +3,7 @@
 import sqlalchemy as sa
 
 from blazar_ext.db.models import base
+from blazar_ext.db.models import epoch
 
 
 class Lease(base.BASE):
@@ -58,8 +59,13 @@ class ComputeHostAllocation(base.BASE):
         # The hot path asks "does this host have an allocation overlapping
         # [start, end]?"; the lease window is copied here (revision 0005)
         # so that question needs no join to leases.
+        # With start_us, end_us (revision 0030) the slot search's read of
+        # every host's window can be index-only on MariaDB and
+        # PostgreSQL; SQLite 3.40 still visits the row for a generated
+        # column, but reads the stored integer.
         sa.Index('ix_computehost_allocations_host_window',
-                 'compute_host_id', 'start_date', 'end_date'),
+                 'compute_host_id', 'start_date', 'end_date', 'start_us',
+                 'end_us'),
         # The hosts held over a window, found without visiting each host
         # (instance packing asks; revision 0014).
         sa.Index('ix_computehost_allocations_window',
@@ -75,6 +81,10 @@ class ComputeHostAllocation(base.BASE):
         nullable=False, index=True)
     start_date = sa.Column(sa.DateTime)
     end_date = sa.Column(sa.DateTime)
+    # The same dates in epoch microseconds, kept by the database
+    # (revision 0030): the slot search reads them without converting.
+    start_us = epoch.stored(start_date)
+    end_us = epoch.stored(end_date)
 
 
 class Event(base.BASE):

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy import orm
 
 from blazar_ext.db.api import slot_search
+from blazar_ext.db.models import lease as lease_models
 from blazar_ext.query import slot_plan
 from blazar_ext.tests import base
 from blazar_ext.tests import fixtures
@@ -550,6 +551,51 @@ class TestBusyDatesExact(PlanTestCase):
         self.assertEqual([(host['id'], slot_plan.microseconds(stored[0]),
                            slot_plan.microseconds(stored[1]))],
                          [tuple(row) for row in rows])
+
+    def _assert_stored_microseconds(self, expected_rows: int) -> None:
+        table = lease_models.ComputeHostAllocation.__table__
+        with self.db.engine.connect() as conn:
+            rows = conn.execute(sa.select(
+                table.c.start_date, table.c.end_date, table.c.start_us,
+                table.c.end_us)).all()
+        self.assertEqual(expected_rows, len(rows))
+        for start, end, start_us, end_us in rows:
+            self.assertEqual((slot_plan.microseconds(start),
+                              slot_plan.microseconds(end)),
+                             (start_us, end_us), (start, end))
+
+    def test_stored_microseconds_follow_every_write(self):
+        # Revision 0030's start_us and end_us are the database's: a
+        # lease created, moved, extended through the API, created
+        # flexibly, deleted, and a date written by hand all keep them.
+        for name in ('h1', 'h2'):
+            self.add_host(name)
+        lease = self.create('a', start=self.at(1), end=self.at(2))
+        self.create('b', start=self.at(3), end=self.at(5))
+        self._assert_stored_microseconds(2)
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'], {
+            'start_date': self.at(6), 'end_date': self.at(9)})
+        self.assertEqual(200, resp.status, resp.text)
+        resp = self.request('PUT', '/v1/leases/%s' % lease['id'], {
+            'prolong_for': '1h'})
+        self.assertEqual(200, resp.status, resp.text)
+        self._assert_stored_microseconds(2)
+        resp = self.request('POST', '/v1/leases', {
+            'name': 'flex', 'reservations': [host_reservation()],
+            'duration': 3600, 'not_before': self.at(0),
+            'not_after': self.at(24)})
+        self.assertEqual(201, resp.status, resp.text)
+        self._assert_stored_microseconds(3)
+        odd = self.t0 + datetime.timedelta(hours=30, seconds=7,
+                                           microseconds=5)
+        with self.db.engine.begin() as conn:
+            conn.execute(sa.text(
+                'UPDATE computehost_allocations SET end_date = :e'),
+                {'e': odd})
+        self._assert_stored_microseconds(3)
+        resp = self.request('DELETE', '/v1/leases/%s' % lease['id'])
+        self.assertEqual(204, resp.status, resp.text)
+        self._assert_stored_microseconds(2)
 
     def test_epoch_microseconds_across_dates(self):
         # Before and after the epoch, leap days, the last microsecond
