@@ -14,6 +14,7 @@ from oslo_middleware import sizelimit
 import webob
 import webob.exc
 
+from blazar_ext.api.middleware import wsgi_call
 # (path prefix, render(request, status, title, message) -> Response);
 # the first whose prefix matches answers, the last one has prefix ''.
 Renderers = list[tuple[str, Callable]]
@@ -68,25 +69,17 @@ class BodySizeLimit:
         environ['wsgi.input'] = sizelimit.LimitingReader(io.BytesIO(), limit)
         environ['webob.is_body_seekable'] = False
         environ['wsgi.input_terminated'] = True
-        started, written = [], []
-
-        def capture(status, headers, exc_info=None):
-            started[:] = [status, headers, exc_info]
-            return written.append
-
         try:
-            body = self.limited.application(environ, capture)
-            if not started or written:
-                # Started lazily, or partly written: read it all here,
-                # as webob's get_response does.
-                body = written + _read_all(body)
+            status, headers, body = wsgi_call.call(
+                self.limited.application, environ)
         except webob.exc.HTTPRequestEntityTooLarge:
             return self._413(environ, start_response, limit)
-        status, headers, exc_info = started
-        if status.startswith('413') and not _json(headers):
-            _close(body)
+        if status.startswith('413') and not (
+                wsgi_call.header(headers, 'Content-Type') or ''
+        ).split(';', 1)[0].endswith('json'):
+            wsgi_call.close(body)
             return self._413(environ, start_response, limit)
-        start_response(status, headers, exc_info)
+        start_response(status, headers)
         return body
 
     def _413(self, environ, start_response, limit: int):
@@ -102,25 +95,3 @@ class BodySizeLimit:
             if not prefix or path == prefix or path.startswith(prefix + '/'):
                 return render(req, 413, 'Request Entity Too Large', message)
         raise LookupError('no renderer for %s' % path)
-
-
-def _json(headers: list) -> bool:
-    """Whether a response's Content-Type (without parameters) is JSON,
-    as webob's content_type.endswith('json') reads it."""
-    for name, value in headers:
-        if name.lower() == 'content-type':
-            return value.split(';', 1)[0].endswith('json')
-    return False
-
-
-def _read_all(body) -> list:
-    try:
-        return list(body)
-    finally:
-        _close(body)
-
-
-def _close(body) -> None:
-    close = getattr(body, 'close', None)
-    if close is not None:
-        close()
