@@ -20,8 +20,6 @@ is deployed, behind the same middleware (no calendar).
 from oslo_config import cfg
 from oslo_middleware import cors
 from oslo_middleware import healthcheck
-from oslo_middleware import http_proxy_to_wsgi
-from oslo_middleware import request_id
 
 from blazar_ext.api import calendar
 from blazar_ext.api import family_errors
@@ -32,6 +30,8 @@ from blazar_ext.api.middleware import body_check
 from blazar_ext.api.middleware import dispatch
 from blazar_ext.api.middleware import head
 from blazar_ext.api.middleware import metrics
+from blazar_ext.api.middleware import proxy_headers
+from blazar_ext.api.middleware import request_id
 from blazar_ext.api.middleware import sizelimit
 from blazar_ext.api import middleware_argspec
 from blazar_ext.api import pecan_argspec
@@ -100,7 +100,7 @@ def _outer(app, conf: cfg.ConfigOpts):
     conf.register_opts(cors.CORS_OPTS, 'cors')
     if conf.cors.allowed_origin:
         app = cors.CORS(app, conf)
-    return http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
+    return proxy_headers.HTTPProxyToWSGI(app, conf)
 
 
 def set_cors_defaults() -> None:

@@ -56,13 +56,19 @@ _LEASE_BY_ID = sa.select(_LEASES).where(_LEASES.c.id == sa.bindparam('id'))
 _CHILDREN_OF = {
     table: _children_query(table, sa.bindparam('lease_ids', expanding=True))
     for table in _CHILD_ORDER}
+# One lease's (a show, a manager's read): an expanding parameter is
+# rewritten into the SQL on each execution, an equality is not.
+_CHILDREN_OF_ONE = {
+    table: (sa.select(table).where(table.c.lease_id == sa.bindparam('id'))
+            .order_by(*_CHILD_ORDER[table]))
+    for table in _CHILD_ORDER}
 
 
-def _to_dicts(session, leases, selected=None) -> list:
+def _to_dicts(session, leases, selected=None, params=None) -> list:
     """Lease dicts with reservations and events; ``leases`` are column
-    dicts (see _rows) or models. ``selected``, a query of the leases' ids,
-    selects their reservations and events instead of a list of ids (a
-    bound parameter per lease)."""
+    dicts (see _rows) or models. ``selected``, a query of the leases' ids
+    (with bound ``params``), selects their reservations and events
+    instead of a list of ids (a bound parameter per lease)."""
     leases = [lease if isinstance(lease, dict) else lease.to_dict()
               for lease in leases]
     lease_ids = [lease['id'] for lease in leases]
@@ -70,9 +76,10 @@ def _to_dicts(session, leases, selected=None) -> list:
     events: dict = {lid: [] for lid in lease_ids}
     if lease_ids:
         for values in _children(session, _RESERVATIONS, lease_ids,
-                                selected):
+                                selected, params):
             reservations[values['lease_id']].append(values)
-        for values in _children(session, _EVENTS, lease_ids, selected):
+        for values in _children(session, _EVENTS, lease_ids, selected,
+                                params):
             events[values['lease_id']].append(values)
     for values in leases:
         values['reservations'] = reservations[values['id']]
@@ -85,11 +92,14 @@ def _to_dicts(session, leases, selected=None) -> list:
 _IDS_AT_MOST = 100
 
 
-def _children(session, table, lease_ids: list, selected) -> list:
+def _children(session, table, lease_ids: list, selected,
+              params: dict | None) -> list:
     """Rows of ``table`` (reservations or events) of these leases."""
+    if len(lease_ids) == 1:
+        return _rows(session, _CHILDREN_OF_ONE[table], {'id': lease_ids[0]})
     if selected is None or len(lease_ids) <= _IDS_AT_MOST:
         return _rows(session, _CHILDREN_OF[table], {'lease_ids': lease_ids})
-    return _rows(session, _children_query(table, selected))
+    return _rows(session, _children_query(table, selected), params)
 
 
 def _get_row(session, lease_id: str) -> dict:
@@ -131,22 +141,36 @@ def lease_get(context, lease_id: str) -> dict:
         return _to_dicts(session, [_get_row(session, lease_id)])[0]
 
 
+def _list_statements(project: bool, degraded: bool) -> tuple:
+    """The leases, and their ids, of a listing filtered by project and/or
+    degraded (bound parameters of those names), oldest first."""
+    where = []
+    if project:
+        where.append(_LEASES.c.project_id == sa.bindparam('project_id'))
+    if degraded:
+        where.append(_LEASES.c.degraded == sa.bindparam('degraded'))
+    return (sa.select(_LEASES).where(*where).order_by(_LEASES.c.created_at,
+                                                      _LEASES.c.id),
+            sa.select(_LEASES.c.id).where(*where))
+
+
+# Built once for each of the four filters a listing can have.
+_LISTS = {(project, degraded): _list_statements(project, degraded)
+          for project in (False, True) for degraded in (False, True)}
+
+
 def lease_list(context, project_id: str | None = None,
                degraded: bool | None = None) -> list:
     """Leases (of one project, if given; degraded or not, if given),
     oldest first, in four queries."""
-    table = models.Lease.__table__
-    where = []
-    if project_id is not None:
-        where.append(table.c.project_id == project_id)
-    if degraded is not None:
-        where.append(table.c.degraded == degraded)
-    query = sa.select(table).where(*where).order_by(table.c.created_at,
-                                                    table.c.id)
+    query, selected = _LISTS[project_id is not None, degraded is not None]
+    params = {name: value for name, value in (
+        ('project_id', project_id), ('degraded', degraded))
+        if value is not None}
     with db_session.reader.using(context) as session:
         _one_snapshot(session)
-        return _to_dicts(session, _rows(session, query),
-                         sa.select(table.c.id).where(*where))
+        return _to_dicts(session, _rows(session, query, params), selected,
+                         params)
 
 
 # Writing: the manager opens the writer transaction and calls these with

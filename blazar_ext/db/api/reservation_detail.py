@@ -74,24 +74,33 @@ class DetailTable:
 
     @functools.cached_property
     def _detail_query(self) -> tuple:
-        """(names, statement) of details(): built once per table."""
+        """(names, statement of many, statement of one) of details():
+        built once per table. One reservation's (a lease show) by
+        equality: an expanding parameter is rewritten into the SQL on
+        each execution."""
         table = self.model.__table__
         names = [c.name for c in table.columns
                  if c.name not in ('id', 'reservation_id', 'created_at',
                                    'updated_at')]
-        return names, (
-            sa.select(table.c.id, table.c.reservation_id,
-                      *[table.c[name] for name in names])
-            .where(table.c.reservation_id.in_(
-                sa.bindparam('ids', expanding=True))))
+        select = sa.select(table.c.id, table.c.reservation_id,
+                           *[table.c[name] for name in names])
+        return (names,
+                select.where(table.c.reservation_id.in_(
+                    sa.bindparam('ids', expanding=True))),
+                select.where(table.c.reservation_id == sa.bindparam('id')))
 
     def details(self, session, reservation_ids: list) -> dict:
         """{reservation_id: detail fields}: one Core query (no ORM
         objects: a listing of a thousand leases reads them all), and the
         type's own rows."""
-        names, query = self._detail_query
+        names, many, one = self._detail_query
+        reservation_ids = list(reservation_ids)
+        if len(reservation_ids) == 1:
+            query, params = one, {'id': reservation_ids[0]}
+        else:
+            query, params = many, {'ids': reservation_ids}
         out, ids = {}, {}
-        for row in session.execute(query, {'ids': list(reservation_ids)}):
+        for row in session.execute(query, params):
             values = dict(zip(names, row[2:]))
             out[row[1]] = self.from_row(values)
             ids[row[0]] = row[1]

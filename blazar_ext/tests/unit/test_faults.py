@@ -41,3 +41,42 @@ class TestFaults(testtools.TestCase):
         self.assertEqual(500, self._call(ValueError('bug')).status_int)
         self.assertEqual(503, self._call(db_exc.DBConnectionError(
             ValueError('gone'))).status_int)
+
+
+def _answering(status: str, content_type: str, body: bytes):
+    def app(environ, start_response):
+        start_response(status, [('Content-Type', content_type),
+                                ('X-Kept', 'yes')])
+        return [body]
+    return app
+
+
+class TestAnswers(testtools.TestCase):
+    """Answers that reach the middleware: successes pass as they are,
+    errors take the family's shape unless they are JSON already."""
+
+    def _get(self, app) -> webob.Response:
+        return webob.Request.blank('/v1/leases').get_response(
+            faults.JsonErrors(app, _render))
+
+    def test_success_passes_unchanged(self):
+        for status in ('200 OK', '201 Created', '302 Found'):
+            resp = self._get(_answering(status, 'text/plain', b'as is'))
+            self.assertEqual(status, resp.status)
+            self.assertEqual('yes', resp.headers['X-Kept'])
+            self.assertEqual(b'as is', resp.body)
+
+    def test_non_json_error_in_the_family_shape(self):
+        resp = self._get(_answering('404 Not Found', 'text/html',
+                                    b'<html/>'))
+        self.assertEqual(404, resp.status_int)
+        self.assertEqual({'status': 404,
+                          'message': 'The resource could not be found.'},
+                         resp.json)
+        self.assertEqual('yes', resp.headers['X-Kept'])
+
+    def test_json_error_kept(self):
+        resp = self._get(_answering('409 Conflict', 'application/json',
+                                    b'{"own": 1}'))
+        self.assertEqual(409, resp.status_int)
+        self.assertEqual({'own': 1}, resp.json)

@@ -63,6 +63,10 @@ class TestDetailTables(base.DBTestCase):
             table.update(session, 'r1', dict(spec, **changed))
             self.assertEqual(dict(spec, **changed),
                              table.details(session, ['r1'])['r1'])
+            # One reservation at a time (a statement of its own), each
+            # with its own id bound.
+            self.assertEqual({'r2': spec}, table.details(session, ['r2']))
+            self.assertEqual({}, table.details(session, ['r3']))
             table.delete(session, ['r1'])
             self.assertEqual(['r2'], list(table.details(session,
                                                         ['r1', 'r2'])))
