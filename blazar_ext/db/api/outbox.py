@@ -13,6 +13,7 @@ a manager that died is taken over once it is older than
 
 import datetime
 
+from oslo_config import cfg
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
@@ -24,6 +25,8 @@ from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db.models import outbox as models
 from blazar_ext.db import session as db_session
 from blazar_ext.notifications import catalog
+
+CONF = cfg.CONF
 
 # Notification states (outbox.notify_status).
 NONE = 'NONE'
@@ -67,6 +70,20 @@ def listeners(session, event_type: str, project_id: str | None,
     return found
 
 
+def notifications_wanted() -> bool:
+    """Whether oslo.messaging notifications go anywhere: a driver other
+    than ``noop`` in [oslo_messaging_notifications]. With none (the
+    default) an event is recorded as needing no notification, and the
+    commits that would claim and finish it are not made. Until
+    oslo.messaging has registered its options (no notifier set up in
+    this process), assume they do."""
+    try:
+        drivers = CONF.oslo_messaging_notifications.driver
+    except (cfg.NoSuchOptError, cfg.NoSuchGroupError):
+        return True
+    return any(driver != 'noop' for driver in drivers)
+
+
 def record(session, event_type: str, payload: dict,
            project_id: str | None = None, subject: str | None = None,
            dedup_key: str | None = None,
@@ -91,7 +108,8 @@ def record(session, event_type: str, payload: dict,
         'id': event_id, 'event_type': event_type, 'subject': subject,
         'project_id': project_id, 'time': now,
         'payload': jsonutils.dumps(data), 'dedup_key': dedup_key,
-        'notify_status': PENDING if kind.notification else NONE,
+        'notify_status': (PENDING if kind.notification and
+                          notifications_wanted() else NONE),
         'created_at': now}).inserted_primary_key[0]
     subscriptions = listeners(session, event_type, project_id, lead_time)
     if subscriptions:

@@ -327,7 +327,24 @@ class TestSharedWork(WebhookTestCase):
         self.assertEqual(sorted(ids), sorted(e['id'] for e in
                                              receiver.events()))
 
+    def test_no_notification_driver_no_notification_to_claim(self):
+        # oslo.messaging's default: no driver, so nothing to send; the
+        # events need no claim-and-finish commits (webhooks still get
+        # them). ``noop`` is the same; any other driver wants them.
+        ctx = context.get_admin_context()
+        now = timeutils.utcnow()
+        for drivers, wanted in (([], 0), (['noop'], 0), (['log'], 2)):
+            self.conf.set_override('driver', drivers,
+                                   group='oslo_messaging_notifications')
+            self.record(2, subjects=1)
+            claimed = outbox_api.notifications_claim(
+                ctx, now + datetime.timedelta(seconds=1),
+                self.conf.notifications.claim_timeout)
+            self.assertEqual(wanted, len(claimed), drivers)
+
     def test_notifications_claimed_once_in_a_batch_and_taken_over(self):
+        self.conf.set_override('driver', ['log'],
+                               group='oslo_messaging_notifications')
         ids = self.record(30, subjects=3)
         ctx = context.get_admin_context()
         timeout = self.conf.notifications.claim_timeout
