@@ -38,11 +38,16 @@ def _epoch_postgresql(element, sql_compiler, **kw):
             % sql_compiler.process(element.clauses, **kw))
 
 
-@compiler.compiles(EpochMicroseconds, 'mysql')
 def _epoch_mysql(element, sql_compiler, **kw):
     # TIMESTAMPDIFF, unlike UNIX_TIMESTAMP, ignores the session's zone.
     return ("TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', %s)"
             % sql_compiler.process(element.clauses, **kw))
+
+
+# A mariadb:// URL names its dialect 'mariadb', which a compiler for
+# 'mysql' alone does not reach.
+for _name in ('mysql', 'mariadb'):
+    compiler.compiles(EpochMicroseconds, _name)(_epoch_mysql)
 
 
 def stored(column: sa.Column) -> sa.Column:
