@@ -2,7 +2,9 @@
 
 build(), the API of blazar-ext-api and the all-in-one:
 
-    HTTPProxyToWSGI -> HEAD as GET -> RequestId -> /healthcheck (no auth)
+    HTTPProxyToWSGI -> CORS (with [cors] allowed_origin) -> RequestId
+        -> HEAD as GET -> metrics (with [metrics] enabled)
+        -> /healthcheck (no auth)
         -> /calendar/: the calendar page's static files (no auth)
         -> body size limit (413 in each family's shape)
         -> auth -> context
