@@ -61,7 +61,7 @@ def summaries_by_uuid(summaries) -> dict:
             for uuid, resources, traits, parent, root in summaries}
 
 
-def candidate_query(session, resources: dict, required=None,
+def candidate_query(class_ids: dict, resources: dict, required=None,
                     member_of=(), forbidden_aggregates=(), in_tree=None,
                     root_required=None, limit=None) -> sa.Select:
     """SELECT providers that alone satisfy ``resources`` and the filters.
@@ -71,8 +71,9 @@ def candidate_query(session, resources: dict, required=None,
     (trait_api.narrowed). The cheap index probes (tree, traits,
     aggregates) come before capacity (an inventory probe and a
     correlated SUM of usage), as SQLite tests them in the order written.
+    ``class_ids``: {name: id} of every class (class_names()).
     """
-    amounts = tuple(rp_api.resource_amounts(session, resources))
+    amounts = tuple(rp_api.amounts_by_id(resources, class_ids))
     return _candidate_select(
         amounts, required or None, root_required or None,
         tuple(frozenset(group) for group in member_of),
@@ -115,15 +116,27 @@ def _with_summaries(query: sa.Select) -> sa.Select:
     return query.add_columns(*provider_summary.stored_columns(RP.id))
 
 
+def class_names(conn) -> dict:
+    """{id: name} of every resource class: one small read that serves
+    both the request's names and the answer's (a few hundred rows cost
+    less than a statement more)."""
+    return dict(conn.execute(_CLASS_NAMES).all())
+
+
+def _ids_by_name(classes: dict) -> dict:
+    return {name: cid for cid, name in classes.items()}
+
+
 def get_tree_candidates(context, groups: list, group_policy=None,
                         root_required=None, same_subtrees=(),
-                        limit=None, nested_aware=True) -> dict | None:
+                        limit=None, nested_aware=True,
+                        classes=None) -> dict | None:
     """{'trees': [(provider uuids, Shape)], 'summaries': [(uuid,
     resources, traits, parent uuid, root uuid)]} (see _tree_result), or
     None when the request and the data need no trees (one unnamed group,
     no nested or sharing provider): get_candidates then.
     Not ``nested_aware`` (before 1.29), no two providers of a request
-    share a tree.
+    share a tree. ``classes``: class_names(), if already read.
     """
     with db_session.reader.using(context) as session:
         conn = session.connection()
@@ -136,14 +149,16 @@ def get_tree_candidates(context, groups: list, group_policy=None,
             if requirement:
                 names |= requirement.names
         trait_api.check_exist(session, names)
-        classes = {n for g in groups for n in g.resources}
+        if classes is None:
+            classes = class_names(conn)
+        wanted = {n for g in groups for n in g.resources}
         class_ids = {name: cid for name, cid in zip(
-            sorted(classes), (cid for cid, _ in rp_api.resource_amounts(
-                session, dict.fromkeys(classes, 1))))}
+            sorted(wanted), (cid for cid, _ in rp_api.amounts_by_id(
+                dict.fromkeys(wanted, 1), _ids_by_name(classes))))}
         found, root_of = candidate_trees.find(
             conn, groups, class_ids, group_policy, root_required,
             same_subtrees, limit, nested_aware)
-        return _tree_result(conn, found, root_of)
+        return _tree_result(conn, found, root_of, classes)
 
 
 def get_any_candidates(context, groups: list, flat: dict | None,
@@ -151,17 +166,19 @@ def get_any_candidates(context, groups: list, flat: dict | None,
                        same_subtrees=(), limit=None,
                        nested_aware=True) -> dict | FlatCandidates:
     """get_tree_candidates(), else get_candidates(**flat): one read
-    transaction for both, not a session and connection each."""
-    with db_session.reader.using(context):
+    transaction for both, not a session and connection each, and the
+    classes read once for both."""
+    with db_session.reader.using(context) as session:
+        classes = class_names(session.connection())
         result = get_tree_candidates(
             context, groups, group_policy, root_required, same_subtrees,
-            limit, nested_aware)
+            limit, nested_aware, classes)
         if result is None:
-            result = get_candidates(context, **flat)
+            result = get_candidates(context, **flat, classes=classes)
         return result
 
 
-def _tree_result(conn, found: list, root_of: dict) -> dict:
+def _tree_result(conn, found: list, root_of: dict, class_names: dict) -> dict:
     """The answers by uuid and class name.
 
     'trees': [(provider uuids, Shape)], a tree's requests over its
@@ -178,7 +195,6 @@ def _tree_result(conn, found: list, root_of: dict) -> dict:
     ids, parents, root_ids, uuid_list, inventories, traits = zip(
         *_tree_providers(conn, roots))
     uuids = dict(zip(ids, uuid_list))
-    class_names = dict(conn.execute(_CLASS_NAMES).all())
     summaries = list(zip(
         uuid_list, _read_inventories(inventories, class_names),
         _read_traits(conn, traits), list(map(uuids.get, parents)),
@@ -233,9 +249,11 @@ def _chunks(ids: list, size: int = _IN_CHUNK):
 
 def get_candidates(context, resources: dict, required=None, member_of=(),
                    forbidden_aggregates=(), in_tree=None,
-                   root_required=None, limit=None) -> FlatCandidates:
+                   root_required=None, limit=None,
+                   classes=None) -> FlatCandidates:
     """The providers that alone satisfy ``resources`` and the filters,
-    with their summaries, from one query."""
+    with their summaries, from one query. ``classes``: class_names(), if
+    already read."""
     with db_session.reader.using(context) as session:
         names = set()
         for requirement in (required, root_required):
@@ -246,17 +264,18 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
                 sa.select(RP.id).where(RP.uuid == in_tree)) is None:
             return FlatCandidates([], [], [], [], [])
         conn = session.connection()
+        if classes is None:
+            classes = class_names(conn)
         rows = conn.execute(candidate_query(
-            session, resources, required, member_of, forbidden_aggregates,
-            in_tree, root_required, limit)).all()
+            _ids_by_name(classes), resources, required, member_of,
+            forbidden_aggregates, in_tree, root_required, limit)).all()
         if not rows:
             return FlatCandidates([], [], [], [], [])
         _ids, uuids, parents, roots, inventories, traits = (
             provider_base.columns(rows, 6))
         return FlatCandidates(
             uuids, parents, roots,
-            _read_inventories(inventories,
-                              dict(conn.execute(_CLASS_NAMES).all())),
+            _read_inventories(inventories, classes),
             _read_traits(conn, traits))
 
 
