@@ -28,6 +28,10 @@ TRAIT = models.Trait
 # provider_base.ids_in).
 _IN_CHUNK = 10000
 _CLASS_NAMES = sa.select(RC.id, RC.name)
+# Every class, each row with whether the data has trees (an uncorrelated
+# subquery: run once).
+_CLASSES_AND_TREES = _CLASS_NAMES.add_columns(
+    candidate_trees.USES_TREES.scalar_subquery())
 
 
 @dataclasses.dataclass
@@ -123,59 +127,77 @@ def class_names(conn) -> dict:
     return dict(conn.execute(_CLASS_NAMES).all())
 
 
+def _classes_and_trees(conn) -> tuple:
+    """(class_names(), candidate_trees.uses_trees()) in one statement:
+    every candidates request asks both."""
+    rows = conn.execute(_CLASSES_AND_TREES).all()
+    if not rows:  # no class at all: nothing carried the flag
+        return {}, candidate_trees.uses_trees(conn)
+    return {cid: name for cid, name, _ in rows}, bool(rows[0][2])
+
+
 def _ids_by_name(classes: dict) -> dict:
     return {name: cid for cid, name in classes.items()}
 
 
+def _is_simple(groups: list, same_subtrees) -> bool:
+    """One unnamed group: flat candidates do, unless the data has trees."""
+    return len(groups) == 1 and not groups[0].suffix and not same_subtrees
+
+
 def get_tree_candidates(context, groups: list, group_policy=None,
                         root_required=None, same_subtrees=(),
-                        limit=None, nested_aware=True,
-                        classes=None) -> dict | None:
+                        limit=None, nested_aware=True) -> dict | None:
     """{'trees': [(provider uuids, Shape)], 'summaries': [(uuid,
     resources, traits, parent uuid, root uuid)]} (see _tree_result), or
     None when the request and the data need no trees (one unnamed group,
     no nested or sharing provider): get_candidates then.
     Not ``nested_aware`` (before 1.29), no two providers of a request
-    share a tree. ``classes``: class_names(), if already read.
+    share a tree.
     """
     with db_session.reader.using(context) as session:
         conn = session.connection()
-        simple = (len(groups) == 1 and not groups[0].suffix
-                  and not same_subtrees)
-        if simple and not candidate_trees.uses_trees(conn):
+        if (_is_simple(groups, same_subtrees)
+                and not candidate_trees.uses_trees(conn)):
             return None
-        names = set()
-        for requirement in [root_required] + [g.required for g in groups]:
-            if requirement:
-                names |= requirement.names
-        trait_api.check_exist(session, names)
-        if classes is None:
-            classes = class_names(conn)
-        wanted = {n for g in groups for n in g.resources}
-        class_ids = {name: cid for name, cid in zip(
-            sorted(wanted), (cid for cid, _ in rp_api.amounts_by_id(
-                dict.fromkeys(wanted, 1), _ids_by_name(classes))))}
-        found, root_of = candidate_trees.find(
-            conn, groups, class_ids, group_policy, root_required,
-            same_subtrees, limit, nested_aware)
-        return _tree_result(conn, found, root_of, classes)
+        return _tree_candidates(
+            session, conn, class_names(conn), groups, group_policy,
+            root_required, same_subtrees, limit, nested_aware)
+
+
+def _tree_candidates(session, conn, classes: dict, groups: list,
+                     group_policy, root_required, same_subtrees, limit,
+                     nested_aware) -> dict:
+    names = set()
+    for requirement in [root_required] + [g.required for g in groups]:
+        if requirement:
+            names |= requirement.names
+    trait_api.check_exist(session, names)
+    wanted = {n for g in groups for n in g.resources}
+    class_ids = {name: cid for name, cid in zip(
+        sorted(wanted), (cid for cid, _ in rp_api.amounts_by_id(
+            dict.fromkeys(wanted, 1), _ids_by_name(classes))))}
+    found, root_of = candidate_trees.find(
+        conn, groups, class_ids, group_policy, root_required,
+        same_subtrees, limit, nested_aware)
+    return _tree_result(conn, found, root_of, classes)
 
 
 def get_any_candidates(context, groups: list, flat: dict | None,
                        group_policy=None, root_required=None,
                        same_subtrees=(), limit=None,
                        nested_aware=True) -> dict | FlatCandidates:
-    """get_tree_candidates(), else get_candidates(**flat): one read
-    transaction for both, not a session and connection each, and the
-    classes read once for both."""
+    """get_tree_candidates(), else get_candidates(**flat), in one read
+    transaction and one session: the classes and whether the data has
+    trees are one statement (_classes_and_trees)."""
     with db_session.reader.using(context) as session:
-        classes = class_names(session.connection())
-        result = get_tree_candidates(
-            context, groups, group_policy, root_required, same_subtrees,
-            limit, nested_aware, classes)
-        if result is None:
-            result = get_candidates(context, **flat, classes=classes)
-        return result
+        conn = session.connection()
+        classes, trees = _classes_and_trees(conn)
+        if trees or not _is_simple(groups, same_subtrees):
+            return _tree_candidates(
+                session, conn, classes, groups, group_policy,
+                root_required, same_subtrees, limit, nested_aware)
+        return _flat_candidates(session, conn, classes, **flat)
 
 
 def _tree_result(conn, found: list, root_of: dict, class_names: dict) -> dict:
@@ -249,34 +271,38 @@ def _chunks(ids: list, size: int = _IN_CHUNK):
 
 def get_candidates(context, resources: dict, required=None, member_of=(),
                    forbidden_aggregates=(), in_tree=None,
-                   root_required=None, limit=None,
-                   classes=None) -> FlatCandidates:
+                   root_required=None, limit=None) -> FlatCandidates:
     """The providers that alone satisfy ``resources`` and the filters,
-    with their summaries, from one query. ``classes``: class_names(), if
-    already read."""
+    with their summaries, from one query."""
     with db_session.reader.using(context) as session:
-        names = set()
-        for requirement in (required, root_required):
-            if requirement:
-                names |= requirement.names
-        trait_api.check_exist(session, names)
-        if in_tree is not None and session.scalar(
-                sa.select(RP.id).where(RP.uuid == in_tree)) is None:
-            return FlatCandidates([], [], [], [], [])
         conn = session.connection()
-        if classes is None:
-            classes = class_names(conn)
-        rows = conn.execute(candidate_query(
-            _ids_by_name(classes), resources, required, member_of,
-            forbidden_aggregates, in_tree, root_required, limit)).all()
-        if not rows:
-            return FlatCandidates([], [], [], [], [])
-        _ids, uuids, parents, roots, inventories, traits = (
-            provider_base.columns(rows, 6))
-        return FlatCandidates(
-            uuids, parents, roots,
-            _read_inventories(inventories, classes),
-            _read_traits(conn, traits))
+        return _flat_candidates(
+            session, conn, class_names(conn), resources, required,
+            member_of, forbidden_aggregates, in_tree, root_required, limit)
+
+
+def _flat_candidates(session, conn, classes: dict, resources: dict,
+                     required=None, member_of=(), forbidden_aggregates=(),
+                     in_tree=None, root_required=None,
+                     limit=None) -> FlatCandidates:
+    names = set()
+    for requirement in (required, root_required):
+        if requirement:
+            names |= requirement.names
+    trait_api.check_exist(session, names)
+    if in_tree is not None and conn.scalar(
+            sa.select(RP.id).where(RP.uuid == in_tree)) is None:
+        return FlatCandidates([], [], [], [], [])
+    rows = conn.execute(candidate_query(
+        _ids_by_name(classes), resources, required, member_of,
+        forbidden_aggregates, in_tree, root_required, limit)).all()
+    if not rows:
+        return FlatCandidates([], [], [], [], [])
+    _ids, uuids, parents, roots, inventories, traits = (
+        provider_base.columns(rows, 6))
+    return FlatCandidates(
+        uuids, parents, roots, _read_inventories(inventories, classes),
+        _read_traits(conn, traits))
 
 
 def _read_inventories(texts, class_names: dict) -> list:

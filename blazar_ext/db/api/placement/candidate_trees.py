@@ -189,7 +189,7 @@ _SHARING = (sa.select(models.ResourceProviderTrait.resource_provider_id)
             .where(models.Trait.name == SHARING_TRAIT))
 _ANY_CHILD = sa.exists().where(RP.parent_provider_id.isnot(None))
 # uses_trees() in one statement: every candidates request asks it.
-_USES_TREES = sa.select(sa.or_(_ANY_CHILD, sa.exists(
+USES_TREES = sa.select(sa.or_(_ANY_CHILD, sa.exists(
     _SHARING.with_only_columns(sa.literal(1)))))
 
 
@@ -200,7 +200,7 @@ def sharing_ids(conn) -> set:
 
 def uses_trees(conn) -> bool:
     """Whether any provider has a parent or shares through an aggregate."""
-    return bool(conn.scalar(_USES_TREES))
+    return bool(conn.scalar(USES_TREES))
 
 
 @dataclasses.dataclass
