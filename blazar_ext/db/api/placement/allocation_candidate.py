@@ -189,15 +189,16 @@ def get_any_candidates(context, groups: list, flat: dict | None,
                        nested_aware=True) -> dict | FlatCandidates:
     """get_tree_candidates(), else get_candidates(**flat), in one read
     transaction and one session: the classes and whether the data has
-    trees are one statement (_classes_and_trees)."""
-    with db_session.reader.using(context) as session:
-        conn = session.connection()
+    trees are one statement (_classes_and_trees). A Core connection,
+    not an ORM session: every statement here is Core, and the session's
+    setup and teardown cost as much as one of them."""
+    with db_session.reader.connection.using(context) as conn:
         classes, trees = _classes_and_trees(conn)
         if trees or not _is_simple(groups, same_subtrees):
             return _tree_candidates(
-                session, conn, classes, groups, group_policy,
+                conn, conn, classes, groups, group_policy,
                 root_required, same_subtrees, limit, nested_aware)
-        return _flat_candidates(session, conn, classes, **flat)
+        return _flat_candidates(conn, conn, classes, **flat)
 
 
 def _tree_result(conn, found: list, root_of: dict, class_names: dict) -> dict:
