@@ -113,11 +113,37 @@ def query(req, schemas: dict) -> dict:
     params = dict(req.GET)
     if schema is None:
         return params
-    error = _first_error(params, schema)
+    error = _query_error(params, schema)
     if error is not None:
         raise errors.HTTPError(400, schema_detail(
             'Invalid query string parameters: %s' % error))
     return params
+
+
+# (id(schema), query items) -> (schema, jsonschema's text or None): the
+# same few query strings come again and again (pollers, schedulers), and
+# walking the schema cost more than a small answer's statements. Bounded,
+# and only short query strings, so a flood of distinct ones costs little.
+_QUERY_ERRORS = {}
+_MAX_QUERY_ERRORS = 1024
+_MAX_CACHED_QUERY = 2048
+
+
+def _query_error(params: dict, schema: dict):
+    """str(_first_error(params, schema)), or None; remembered."""
+    items = tuple(params.items())
+    if sum(len(k) + len(v) for k, v in items) > _MAX_CACHED_QUERY:
+        error = _first_error(params, schema)
+        return None if error is None else str(error)
+    key = (id(schema), items)
+    cached = _QUERY_ERRORS.get(key)
+    if cached is None or cached[0] is not schema:
+        error = _first_error(params, schema)
+        if len(_QUERY_ERRORS) >= _MAX_QUERY_ERRORS:
+            _QUERY_ERRORS.clear()
+        cached = _QUERY_ERRORS[key] = (
+            schema, None if error is None else str(error))
+    return cached[1]
 
 
 def http_date() -> str:

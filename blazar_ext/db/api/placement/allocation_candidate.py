@@ -28,6 +28,10 @@ TRAIT = models.Trait
 # provider_base.ids_in).
 _IN_CHUNK = 10000
 _CLASS_NAMES = sa.select(RC.id, RC.name)
+# Every class, each row with whether the data has trees (an uncorrelated
+# subquery: run once).
+_CLASSES_AND_TREES = _CLASS_NAMES.add_columns(
+    candidate_trees.USES_TREES.scalar_subquery())
 
 
 @dataclasses.dataclass
@@ -61,7 +65,7 @@ def summaries_by_uuid(summaries) -> dict:
             for uuid, resources, traits, parent, root in summaries}
 
 
-def candidate_query(session, resources: dict, required=None,
+def candidate_query(class_ids: dict, resources: dict, required=None,
                     member_of=(), forbidden_aggregates=(), in_tree=None,
                     root_required=None, limit=None) -> sa.Select:
     """SELECT providers that alone satisfy ``resources`` and the filters.
@@ -71,8 +75,9 @@ def candidate_query(session, resources: dict, required=None,
     (trait_api.narrowed). The cheap index probes (tree, traits,
     aggregates) come before capacity (an inventory probe and a
     correlated SUM of usage), as SQLite tests them in the order written.
+    ``class_ids``: {name: id} of every class (class_names()).
     """
-    amounts = tuple(rp_api.resource_amounts(session, resources))
+    amounts = tuple(rp_api.amounts_by_id(resources, class_ids))
     return _candidate_select(
         amounts, required or None, root_required or None,
         tuple(frozenset(group) for group in member_of),
@@ -115,6 +120,31 @@ def _with_summaries(query: sa.Select) -> sa.Select:
     return query.add_columns(*provider_summary.stored_columns(RP.id))
 
 
+def class_names(conn) -> dict:
+    """{id: name} of every resource class: one small read that serves
+    both the request's names and the answer's (a few hundred rows cost
+    less than a statement more)."""
+    return dict(conn.execute(_CLASS_NAMES).all())
+
+
+def _classes_and_trees(conn) -> tuple:
+    """(class_names(), candidate_trees.uses_trees()) in one statement:
+    every candidates request asks both."""
+    rows = conn.execute(_CLASSES_AND_TREES).all()
+    if not rows:  # no class at all: nothing carried the flag
+        return {}, candidate_trees.uses_trees(conn)
+    return {cid: name for cid, name, _ in rows}, bool(rows[0][2])
+
+
+def _ids_by_name(classes: dict) -> dict:
+    return {name: cid for cid, name in classes.items()}
+
+
+def _is_simple(groups: list, same_subtrees) -> bool:
+    """One unnamed group: flat candidates do, unless the data has trees."""
+    return len(groups) == 1 and not groups[0].suffix and not same_subtrees
+
+
 def get_tree_candidates(context, groups: list, group_policy=None,
                         root_required=None, same_subtrees=(),
                         limit=None, nested_aware=True) -> dict | None:
@@ -127,41 +157,51 @@ def get_tree_candidates(context, groups: list, group_policy=None,
     """
     with db_session.reader.using(context) as session:
         conn = session.connection()
-        simple = (len(groups) == 1 and not groups[0].suffix
-                  and not same_subtrees)
-        if simple and not candidate_trees.uses_trees(conn):
+        if (_is_simple(groups, same_subtrees)
+                and not candidate_trees.uses_trees(conn)):
             return None
-        names = set()
-        for requirement in [root_required] + [g.required for g in groups]:
-            if requirement:
-                names |= requirement.names
-        trait_api.check_exist(session, names)
-        classes = {n for g in groups for n in g.resources}
-        class_ids = {name: cid for name, cid in zip(
-            sorted(classes), (cid for cid, _ in rp_api.resource_amounts(
-                session, dict.fromkeys(classes, 1))))}
-        found, root_of = candidate_trees.find(
-            conn, groups, class_ids, group_policy, root_required,
-            same_subtrees, limit, nested_aware)
-        return _tree_result(conn, found, root_of)
+        return _tree_candidates(
+            session, conn, class_names(conn), groups, group_policy,
+            root_required, same_subtrees, limit, nested_aware)
+
+
+def _tree_candidates(session, conn, classes: dict, groups: list,
+                     group_policy, root_required, same_subtrees, limit,
+                     nested_aware) -> dict:
+    names = set()
+    for requirement in [root_required] + [g.required for g in groups]:
+        if requirement:
+            names |= requirement.names
+    trait_api.check_exist(session, names)
+    wanted = {n for g in groups for n in g.resources}
+    class_ids = {name: cid for name, cid in zip(
+        sorted(wanted), (cid for cid, _ in rp_api.amounts_by_id(
+            dict.fromkeys(wanted, 1), _ids_by_name(classes))))}
+    found, root_of = candidate_trees.find(
+        conn, groups, class_ids, group_policy, root_required,
+        same_subtrees, limit, nested_aware)
+    return _tree_result(conn, found, root_of, classes)
 
 
 def get_any_candidates(context, groups: list, flat: dict | None,
                        group_policy=None, root_required=None,
                        same_subtrees=(), limit=None,
                        nested_aware=True) -> dict | FlatCandidates:
-    """get_tree_candidates(), else get_candidates(**flat): one read
-    transaction for both, not a session and connection each."""
-    with db_session.reader.using(context):
-        result = get_tree_candidates(
-            context, groups, group_policy, root_required, same_subtrees,
-            limit, nested_aware)
-        if result is None:
-            result = get_candidates(context, **flat)
-        return result
+    """get_tree_candidates(), else get_candidates(**flat), in one read
+    transaction and one session: the classes and whether the data has
+    trees are one statement (_classes_and_trees). A Core connection,
+    not an ORM session: every statement here is Core, and the session's
+    setup and teardown cost as much as one of them."""
+    with db_session.reader.connection.using(context) as conn:
+        classes, trees = _classes_and_trees(conn)
+        if trees or not _is_simple(groups, same_subtrees):
+            return _tree_candidates(
+                conn, conn, classes, groups, group_policy,
+                root_required, same_subtrees, limit, nested_aware)
+        return _flat_candidates(conn, conn, classes, **flat)
 
 
-def _tree_result(conn, found: list, root_of: dict) -> dict:
+def _tree_result(conn, found: list, root_of: dict, class_names: dict) -> dict:
     """The answers by uuid and class name.
 
     'trees': [(provider uuids, Shape)], a tree's requests over its
@@ -178,7 +218,6 @@ def _tree_result(conn, found: list, root_of: dict) -> dict:
     ids, parents, root_ids, uuid_list, inventories, traits = zip(
         *_tree_providers(conn, roots))
     uuids = dict(zip(ids, uuid_list))
-    class_names = dict(conn.execute(_CLASS_NAMES).all())
     summaries = list(zip(
         uuid_list, _read_inventories(inventories, class_names),
         _read_traits(conn, traits), list(map(uuids.get, parents)),
@@ -237,27 +276,34 @@ def get_candidates(context, resources: dict, required=None, member_of=(),
     """The providers that alone satisfy ``resources`` and the filters,
     with their summaries, from one query."""
     with db_session.reader.using(context) as session:
-        names = set()
-        for requirement in (required, root_required):
-            if requirement:
-                names |= requirement.names
-        trait_api.check_exist(session, names)
-        if in_tree is not None and session.scalar(
-                sa.select(RP.id).where(RP.uuid == in_tree)) is None:
-            return FlatCandidates([], [], [], [], [])
         conn = session.connection()
-        rows = conn.execute(candidate_query(
-            session, resources, required, member_of, forbidden_aggregates,
-            in_tree, root_required, limit)).all()
-        if not rows:
-            return FlatCandidates([], [], [], [], [])
-        _ids, uuids, parents, roots, inventories, traits = (
-            provider_base.columns(rows, 6))
-        return FlatCandidates(
-            uuids, parents, roots,
-            _read_inventories(inventories,
-                              dict(conn.execute(_CLASS_NAMES).all())),
-            _read_traits(conn, traits))
+        return _flat_candidates(
+            session, conn, class_names(conn), resources, required,
+            member_of, forbidden_aggregates, in_tree, root_required, limit)
+
+
+def _flat_candidates(session, conn, classes: dict, resources: dict,
+                     required=None, member_of=(), forbidden_aggregates=(),
+                     in_tree=None, root_required=None,
+                     limit=None) -> FlatCandidates:
+    names = set()
+    for requirement in (required, root_required):
+        if requirement:
+            names |= requirement.names
+    trait_api.check_exist(session, names)
+    if in_tree is not None and conn.scalar(
+            sa.select(RP.id).where(RP.uuid == in_tree)) is None:
+        return FlatCandidates([], [], [], [], [])
+    rows = conn.execute(candidate_query(
+        _ids_by_name(classes), resources, required, member_of,
+        forbidden_aggregates, in_tree, root_required, limit)).all()
+    if not rows:
+        return FlatCandidates([], [], [], [], [])
+    _ids, uuids, parents, roots, inventories, traits = (
+        provider_base.columns(rows, 6))
+    return FlatCandidates(
+        uuids, parents, roots, _read_inventories(inventories, classes),
+        _read_traits(conn, traits))
 
 
 def _read_inventories(texts, class_names: dict) -> list:

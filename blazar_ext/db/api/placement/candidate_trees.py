@@ -187,7 +187,10 @@ _SHARING = (sa.select(models.ResourceProviderTrait.resource_provider_id)
             .join(models.Trait, models.Trait.id ==
                   models.ResourceProviderTrait.trait_id)
             .where(models.Trait.name == SHARING_TRAIT))
-_ANY_CHILD = sa.select(sa.exists().where(RP.parent_provider_id.isnot(None)))
+_ANY_CHILD = sa.exists().where(RP.parent_provider_id.isnot(None))
+# uses_trees() in one statement: every candidates request asks it.
+USES_TREES = sa.select(sa.or_(_ANY_CHILD, sa.exists(
+    _SHARING.with_only_columns(sa.literal(1)))))
 
 
 def sharing_ids(conn) -> set:
@@ -197,9 +200,7 @@ def sharing_ids(conn) -> set:
 
 def uses_trees(conn) -> bool:
     """Whether any provider has a parent or shares through an aggregate."""
-    if conn.scalar(_ANY_CHILD):
-        return True
-    return bool(sharing_ids(conn))
+    return bool(conn.scalar(USES_TREES))
 
 
 @dataclasses.dataclass

@@ -125,10 +125,24 @@ def resource_amounts(session, resources: dict) -> list:
     try:
         ids = rc_api.ids_by_name(session, resources)
     except exceptions.ResourceClassNotFound as exc:
-        raise exceptions.InvalidProviderRequest(
-            reason='Invalid resource class in resources parameter: %s'
-            % exc)
+        raise _invalid_class(exc)
     return [(ids[name], amount) for name, amount in sorted(resources.items())]
+
+
+def amounts_by_id(resources: dict, class_ids: dict) -> list:
+    """resource_amounts() with ``class_ids`` ({name: id} of every class)
+    already read: no statement of its own."""
+    missing = sorted(set(resources) - set(class_ids))
+    if missing:
+        raise _invalid_class(exceptions.ResourceClassNotFound(
+            name=', '.join(missing)))
+    return [(class_ids[name], amount)
+            for name, amount in sorted(resources.items())]
+
+
+def _invalid_class(exc) -> exceptions.InvalidProviderRequest:
+    return exceptions.InvalidProviderRequest(
+        reason='Invalid resource class in resources parameter: %s' % exc)
 
 
 def list_providers(context, name=None, uuid=None, in_tree=None,

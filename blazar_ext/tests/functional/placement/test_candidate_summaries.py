@@ -8,11 +8,13 @@ import sqlalchemy as sa
 from blazar_ext import context as blazar_context
 from blazar_ext.db.api.placement import allocation as alloc_api
 from blazar_ext.db.api.placement import allocation_candidate as ac_api
+from blazar_ext.db.api.placement import candidate_trees
 from blazar_ext.db.api.placement import inventory as inv_api
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db import session as db_session
+from blazar_ext import exceptions
 from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
 
@@ -74,6 +76,61 @@ class TestFlatSummaries(base.DBTestCase):
         self.assertEqual([first, second], flat.uuids)
         self.assertIs(flat.resources[0], flat.resources[1])
         self.assertIs(flat.traits[0], flat.traits[1])
+
+    def _statements(self, groups: list) -> tuple:
+        """(result, statements run) of get_any_candidates(groups)."""
+        seen = []
+
+        def count(conn, cursor, statement, *args):
+            if not statement.lstrip().upper().startswith(
+                    ('BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE')):
+                seen.append(statement)
+        sa.event.listen(sa.engine.Engine, 'before_cursor_execute', count)
+        try:
+            result = ac_api.get_any_candidates(
+                self.ctx, groups,
+                {'resources': groups[0].resources, 'limit': 10})
+        finally:
+            sa.event.remove(sa.engine.Engine, 'before_cursor_execute', count)
+        return result, seen
+
+    def test_flat_request_is_three_statements(self):
+        # Classes with the trees flag, the candidates, their trait names.
+        uuid = self._provider('one', {'VCPU': {'total': 4}},
+                              ['HW_CPU_X86_SSE'])
+        result, statements = self._statements(
+            [candidate_trees.RequestGroup(resources={'VCPU': 1})])
+        self.assertIsInstance(result, ac_api.FlatCandidates)
+        self.assertEqual([uuid], result.uuids)
+        self.assertEqual(['HW_CPU_X86_SSE'], result.traits[0])
+        self.assertEqual(3, len(statements), statements)
+
+    def test_unknown_class_still_refused(self):
+        self._provider('one', {'VCPU': {'total': 4}}, [])
+        self.assertRaisesRegex(
+            exceptions.InvalidProviderRequest,
+            'Invalid resource class in resources parameter: No such '
+            'resource class CUSTOM_NOPE', self._statements,
+            [candidate_trees.RequestGroup(resources={'CUSTOM_NOPE': 1})])
+
+    def test_classes_and_trees_flag(self):
+        # Flat data, then a child, then (without the child) a sharing
+        # provider: the flag each class row carries follows.
+        root = self._provider('root', {'VCPU': {'total': 4}}, [])
+        with db_session.reader.using(self.ctx) as session:
+            classes, trees = ac_api._classes_and_trees(session.connection())
+        self.assertFalse(trees)
+        self.assertIn('VCPU', classes.values())
+        child = rp_api.create(self.ctx, 'child', parent_uuid=root)['uuid']
+        with db_session.reader.using(self.ctx) as session:
+            self.assertTrue(
+                ac_api._classes_and_trees(session.connection())[1])
+        rp_api.delete(self.ctx, child)
+        self._provider('pool', {'DISK_GB': {'total': 100}},
+                       [candidate_trees.SHARING_TRAIT])
+        with db_session.reader.using(self.ctx) as session:
+            self.assertTrue(
+                ac_api._classes_and_trees(session.connection())[1])
 
 
 TestFlatSummariesMySQL, TestFlatSummariesPostgreSQL = (
