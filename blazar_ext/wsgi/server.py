@@ -8,6 +8,7 @@ more open connections than another lets it take the next one first
 (_Balance), so keep-alive clients spread over the workers.
 """
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -116,6 +117,20 @@ class _SharedSocketServer(wsgi.Server):
         self.socket.setblocking(False)
 
 
+def _freeze_startup_objects() -> None:
+    """Leave the objects of start-up out of the cyclic collector's walks.
+
+    A serving process holds about 200,000 long-lived objects (modules,
+    configuration, policies, SQLAlchemy's statements and caches); each
+    full collection, once in a few hundred small requests, walked them
+    all: about 100 ms added to whichever request triggered it. Frozen,
+    they are never collected (they live as long as the process) and
+    collections walk only what requests allocate.
+    """
+    gc.collect()
+    gc.freeze()
+
+
 def _serve_one(server: wsgi.Server, threads: int, name: str) -> None:
     def _stop(signum, frame):
         # The handler runs in the main thread, inside server.start(); stop()
@@ -127,6 +142,7 @@ def _serve_one(server: wsgi.Server, threads: int, name: str) -> None:
     host, port = server.bind_addr[:2]
     LOG.info('%s (pid %d) serving on http://%s:%d with %d threads', name,
              os.getpid(), host, port, threads)
+    _freeze_startup_objects()
     try:
         server.start()
     finally:

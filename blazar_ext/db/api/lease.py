@@ -64,11 +64,11 @@ _CHILDREN_OF_ONE = {
     for table in _CHILD_ORDER}
 
 
-def _to_dicts(session, leases, selected=None, params=None) -> list:
+def _to_dicts(session, leases, children=None, params=None) -> list:
     """Lease dicts with reservations and events; ``leases`` are column
-    dicts (see _rows) or models. ``selected``, a query of the leases' ids
-    (with bound ``params``), selects their reservations and events
-    instead of a list of ids (a bound parameter per lease)."""
+    dicts (see _rows) or models. ``children``, {table: statement} of a
+    listing (with bound ``params``), selects their reservations and
+    events by the listing's own filter instead of a list of ids."""
     leases = [lease if isinstance(lease, dict) else lease.to_dict()
               for lease in leases]
     lease_ids = [lease['id'] for lease in leases]
@@ -76,9 +76,9 @@ def _to_dicts(session, leases, selected=None, params=None) -> list:
     events: dict = {lid: [] for lid in lease_ids}
     if lease_ids:
         for values in _children(session, _RESERVATIONS, lease_ids,
-                                selected, params):
+                                children, params):
             reservations[values['lease_id']].append(values)
-        for values in _children(session, _EVENTS, lease_ids, selected,
+        for values in _children(session, _EVENTS, lease_ids, children,
                                 params):
             events[values['lease_id']].append(values)
     for values in leases:
@@ -87,19 +87,21 @@ def _to_dicts(session, leases, selected=None, params=None) -> list:
     return leases
 
 
-# Up to this many leases, their children are selected by id with the
-# prebuilt statement; beyond, by the leases' own query (``selected``).
+# Leases read by id (a series' occurrences) are read this many at a time,
+# their children selected by an expanding parameter of their ids.
 _IDS_AT_MOST = 100
 
 
-def _children(session, table, lease_ids: list, selected,
+def _children(session, table, lease_ids: list, children: dict | None,
               params: dict | None) -> list:
     """Rows of ``table`` (reservations or events) of these leases."""
+    if children is not None:
+        # A listing's prebuilt statement: SQLAlchemy rewrites an
+        # expanding parameter into the SQL on every execution.
+        return _rows(session, children[table], params)
     if len(lease_ids) == 1:
         return _rows(session, _CHILDREN_OF_ONE[table], {'id': lease_ids[0]})
-    if selected is None or len(lease_ids) <= _IDS_AT_MOST:
-        return _rows(session, _CHILDREN_OF[table], {'lease_ids': lease_ids})
-    return _rows(session, _children_query(table, selected), params)
+    return _rows(session, _CHILDREN_OF[table], {'lease_ids': lease_ids})
 
 
 def _get_row(session, lease_id: str) -> dict:
@@ -142,16 +144,19 @@ def lease_get(context, lease_id: str) -> dict:
 
 
 def _list_statements(project: bool, degraded: bool) -> tuple:
-    """The leases, and their ids, of a listing filtered by project and/or
-    degraded (bound parameters of those names), oldest first."""
+    """The leases of a listing filtered by project and/or degraded (bound
+    parameters of those names), oldest first, and {table: statement} of
+    their reservations and events (the same filter)."""
     where = []
     if project:
         where.append(_LEASES.c.project_id == sa.bindparam('project_id'))
     if degraded:
         where.append(_LEASES.c.degraded == sa.bindparam('degraded'))
+    selected = sa.select(_LEASES.c.id).where(*where)
     return (sa.select(_LEASES).where(*where).order_by(_LEASES.c.created_at,
                                                       _LEASES.c.id),
-            sa.select(_LEASES.c.id).where(*where))
+            {table: _children_query(table, selected)
+             for table in _CHILD_ORDER})
 
 
 # Built once for each of the four filters a listing can have.
@@ -163,13 +168,13 @@ def lease_list(context, project_id: str | None = None,
                degraded: bool | None = None) -> list:
     """Leases (of one project, if given; degraded or not, if given),
     oldest first, in four queries."""
-    query, selected = _LISTS[project_id is not None, degraded is not None]
+    query, children = _LISTS[project_id is not None, degraded is not None]
     params = {name: value for name, value in (
         ('project_id', project_id), ('degraded', degraded))
         if value is not None}
     with db_session.reader.using(context) as session:
         _one_snapshot(session)
-        return _to_dicts(session, _rows(session, query, params), selected,
+        return _to_dicts(session, _rows(session, query, params), children,
                          params)
 
 

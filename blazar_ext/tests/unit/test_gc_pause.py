@@ -71,3 +71,34 @@ class TestTimestamp(base.BaseTestCase):
         self.assertEqual('2031-01-02T03:04:05.000000',
                          views.timestamp('2031-01-02T03:04:05'))
         self.assertIsNone(views.timestamp(None))
+
+
+class TestListingTimes(base.BaseTestCase):
+
+    def _lease(self, when, created, updated=None):
+        return {'id': 'l', 'start_date': when, 'end_date': when,
+                'created_at': created, 'updated_at': updated,
+                'reservations': [],
+                'events': [{'id': 'e', 'lease_id': 'l', 'time': when,
+                            'event_type': 'start_lease', 'status': 'UNDONE',
+                            'created_at': created, 'updated_at': updated}]}
+
+    def test_memo_shows_what_lease_shows(self):
+        # A listing formats each distinct time once; the text is lease()'s.
+        utc = datetime.timezone.utc
+        east = datetime.timezone(datetime.timedelta(hours=2))
+        naive = datetime.datetime(2031, 1, 2, 3, 4, 5, 6)
+        aware = naive.replace(tzinfo=utc)
+        # The same instant as ``aware``, in another zone: an equal key,
+        # shown in its own zone's fields.
+        other = aware.astimezone(east)
+        listed = [self._lease(naive, naive, naive),
+                  self._lease('2031-01-02T03:04:05', naive),
+                  self._lease(aware, aware), self._lease(other, other)]
+        self.assertEqual([views.lease(one, {}) for one in listed],
+                         views.leases(listed))
+        shown = views.leases(listed)
+        self.assertEqual('2031-01-02T03:04:05.000006', shown[2]['start_date'])
+        self.assertEqual('2031-01-02T05:04:05.000006', shown[3]['start_date'])
+        self.assertEqual('2031-01-02 05:04:05.000006',
+                         shown[3]['events'][0]['created_at'])
