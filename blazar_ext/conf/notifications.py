@@ -13,8 +13,9 @@ ALL_OPTS = [
                      'resolves to one is not delivered to.'),
     cfg.FloatOpt('delivery_interval', default=1.0, min=0.01,
                  help='Seconds between two polls of the outbox by a '
-                      'manager. A manager that records an event wakes its '
-                      'own delivery at once.'),
+                      'manager. A manager that records an event a '
+                      'subscription may hear wakes its own delivery at '
+                      'once.'),
     cfg.IntOpt('delivery_workers', default=16, min=1,
                help='Webhook deliveries a manager makes at once.'),
     cfg.IntOpt('batch_size', default=200, min=1,

@@ -299,7 +299,8 @@ class LeaseManager:
                 self._plugin(spec['resource_type']).allocate(
                     context, session, reservation_id, spec,
                     lease_values['start_date'], lease_values['end_date'])
-            lease_api.set_events(session, lease_values['id'], events)
+            # A new lease: its events in one INSERT, none to replace.
+            lease_api.events_insert(session, lease_values['id'], events)
             lease = self._read(session, lease_values['id'])
             self._in_transaction('create', session, context, lease)
             self.record(session, 'lease.created', lease)

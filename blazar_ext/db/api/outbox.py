@@ -12,6 +12,7 @@ a manager that died is taken over once it is older than
 """
 
 import datetime
+import threading
 
 from oslo_config import cfg
 from oslo_db import exception as db_exc
@@ -38,6 +39,10 @@ DELIVERED = 'DELIVERED'
 DEAD = 'DEAD'
 OPEN = (PENDING, IN_PROGRESS)
 
+# What the events this thread recorded since the last take_unsent() left
+# to send: {'notifications': bool, 'deliveries': bool}.
+_UNSENT = threading.local()
+
 
 def _primitive(payload: dict) -> dict:
     return jsonutils.to_primitive(payload, convert_datetime=True)
@@ -48,6 +53,13 @@ def listeners(session, event_type: str, project_id: str | None,
     """Ids of the subscriptions that hear ``event_type`` of
     ``project_id``'s resources (and, for ending_soon, at ``lead_time``);
     read once per transaction and event kind."""
+    return _subscriptions(session, event_type, project_id, lead_time)[0]
+
+
+def _subscriptions(session, event_type: str, project_id: str | None,
+                   lead_time: int | None) -> tuple:
+    """(listeners, whether ``project_id``'s resources have any
+    subscription at all), read once per transaction and event kind."""
     cache = session.info.setdefault('outbox_listeners', {})
     key = (event_type, project_id, lead_time)
     if key in cache:
@@ -56,18 +68,19 @@ def listeners(session, event_type: str, project_id: str | None,
     where = [table.c.project_id.is_(None)]
     if project_id is not None:
         where.append(table.c.project_id == project_id)
-    found = []
+    found, any_found = [], False
     for row in session.execute(
             sa.select(table.c.id, table.c.events, table.c.lead_times)
             .where(sa.or_(*where)).order_by(table.c.id)):
+        any_found = True
         if event_type not in jsonutils.loads(row.events):
             continue
         if (lead_time is not None and
                 lead_time not in jsonutils.loads(row.lead_times)):
             continue
         found.append(row.id)
-    cache[key] = found
-    return found
+    cache[key] = found, any_found
+    return cache[key]
 
 
 def notifications_wanted() -> bool:
@@ -103,15 +116,17 @@ def record(session, event_type: str, payload: dict,
         project_id = data.get('project_id')
     now = timeutils.utcnow()
     event_id = uuidutils.generate_uuid()
+    notify = bool(kind.notification) and notifications_wanted()
     # Parameters, not values(): the compiled INSERT is cached.
     seq = session.execute(sa.insert(models.OutboxEvent.__table__), {
         'id': event_id, 'event_type': event_type, 'subject': subject,
         'project_id': project_id, 'time': now,
         'payload': jsonutils.dumps(data), 'dedup_key': dedup_key,
-        'notify_status': (PENDING if kind.notification and
-                          notifications_wanted() else NONE),
+        'notify_status': PENDING if notify else NONE,
         'created_at': now}).inserted_primary_key[0]
-    subscriptions = listeners(session, event_type, project_id, lead_time)
+    subscriptions, subscribed = _subscriptions(session, event_type,
+                                               project_id, lead_time)
+    _note_unsent(notify, subscribed)
     if subscriptions:
         session.execute(sa.insert(models.Delivery.__table__), [
             {'id': uuidutils.generate_uuid(), 'subscription_id': sid,
@@ -120,6 +135,24 @@ def record(session, event_type: str, payload: dict,
              'status': PENDING, 'attempts': 0, 'next_attempt_at': now,
              'created_at': now} for sid in subscriptions])
     return event_id
+
+
+def _note_unsent(notifications: bool, deliveries: bool) -> None:
+    _UNSENT.notifications = notifications or getattr(
+        _UNSENT, 'notifications', False)
+    _UNSENT.deliveries = deliveries or getattr(_UNSENT, 'deliveries', False)
+
+
+def take_unsent() -> tuple:
+    """(notifications, deliveries): whether the events this thread
+    recorded since it last asked left a notification to send, and whether
+    their project has a subscription (a delivery, or an ending_soon to
+    schedule); asking clears both. A transaction rolled back leaves them
+    set: one needless look, never a missed one."""
+    unsent = (getattr(_UNSENT, 'notifications', False),
+              getattr(_UNSENT, 'deliveries', False))
+    _UNSENT.notifications = _UNSENT.deliveries = False
+    return unsent
 
 
 def record_once(context, event_type: str, payload: dict, dedup_key: str,

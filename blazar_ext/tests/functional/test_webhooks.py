@@ -247,6 +247,40 @@ class TestDeliveryThread(base.HostServiceTestCase):
         self.assertEqual([lease['id']],
                          [e['subject'] for e in receiver.events()])
 
+    def test_a_create_wakes_the_delivery_thread_only_for_a_subscription(
+            self):
+        # Notifications off (the default) and nobody subscribed: nothing
+        # for the delivery thread to do, so a create neither wakes it nor
+        # looks for notifications. A subscription of the project, even to
+        # other events, or a notification driver brings both back.
+        # The thread's own polls would look too: stopped.
+        self.manager.service.delivery_loop.stop()
+        woken, looked = [], []
+        self.useFixture(fixtures.MockPatchObject(
+            delivery, 'wake', lambda: woken.append(1)))
+        send = delivery.Dispatcher.send_notifications
+        self.useFixture(fixtures.MockPatchObject(
+            delivery.Dispatcher, 'send_notifications',
+            lambda self, *a, **k: looked.append(1) or send(self, *a, **k)))
+        self.add_host('h1')
+        self.create(name='alone', start=10, end=20)
+        self.assertEqual(([], []), (woken, looked))
+        self.conf.set_override('driver', ['log'],
+                               group='oslo_messaging_notifications')
+        self.create(name='notified', start=30, end=40)
+        self.assertEqual(([], [1]), (woken, looked))
+        self.conf.clear_override('driver',
+                                 group='oslo_messaging_notifications')
+        self.conf.set_override('allow_private_targets', True,
+                               group='notifications')
+        receiver = self.useFixture(webhook_receiver.Receiver())
+        resp = self.request('POST', '/v1/subscriptions', {
+            'url': receiver.url, 'events': ['lease.deleted'],
+            'secret': SECRET})
+        self.assertEqual(201, resp.status, resp.text)
+        self.create(name='subscribed', start=50, end=60)
+        self.assertEqual(([1], [1]), (woken, looked))
+
 
 class TestSharedWork(WebhookTestCase):
     """Several managers share the deliveries; a dead one's claims are

@@ -38,6 +38,17 @@ class TestSQLitePool(base.TestCase):
         with engine.connect() as conn:
             self.assertIs(first, conn.connection.dbapi_connection)
 
+    def test_the_connection_returned_last_is_handed_out_first(self):
+        # Its page cache is the one a commit left valid.
+        engine = self.engine()
+        with engine.connect() as older, engine.connect() as newer:
+            older_dbapi = older.connection.dbapi_connection
+            newer_dbapi = newer.connection.dbapi_connection
+            older.close()  # returned first
+        with engine.connect() as conn:
+            self.assertIs(newer_dbapi, conn.connection.dbapi_connection)
+            self.assertIsNot(older_dbapi, conn.connection.dbapi_connection)
+
     def test_oslo_db_connect_events_still_apply(self):
         # sqlite_fk=True: foreign keys enforced on pooled connections.
         with self.engine().connect() as conn:
