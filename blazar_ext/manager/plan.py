@@ -44,6 +44,8 @@ LOG = logging.getLogger(__name__)
 DATE_FORMAT = '%Y-%m-%d %H:%M'
 PREFER = ('earliest', 'longest')
 MINUTE = datetime.timedelta(minutes=1)
+# At most this many host ids in the narrowed allocator check (Search.fits).
+MAX_AMONG = 5000
 # The keys of a plan request besides the lease's own.
 SEARCH_KEYS = ('duration', 'min_duration', 'max_duration', 'not_before',
                'not_after', 'limit', 'prefer', 'with_resources')
@@ -228,6 +230,9 @@ class Search:
         self.tables = slot_search.tables_for(
             {spec['resource_type'] for spec in request.specs})
         self.checks = 0
+        # {index of a physical:host spec: its pool's gaps, flat}: which
+        # hosts the pool's read saw free (``pools``).
+        self.free = {}
 
     def fits(self, start: datetime.datetime,
              end: datetime.datetime) -> list | None:
@@ -235,14 +240,29 @@ class Search:
         or None when one does not fit."""
         self.checks += 1
         picked = []
-        for spec in self.request.specs:
+        for n, spec in enumerate(self.request.specs):
             plugin = self.plugins.get(spec['resource_type'])
             try:
                 picked.append(plugin.candidates(
-                    self.context, self.session, spec, start, end))
+                    self.context, self.session, spec, start, end,
+                    **self._among(n, start, end)))
             except exceptions.NotEnoughResources:
                 return None
         return picked
+
+    def _among(self, n: int, start: datetime.datetime,
+               end: datetime.datetime) -> dict:
+        # The allocator's check asked of the hosts the pool's read saw
+        # free over [start, end] rather than of every host: a primary key
+        # lookup instead of a walk through the busy matching hosts. Same
+        # answer: a host busy in the read is busy to the allocator in the
+        # same transaction. Not for so many ids that a database's
+        # parameter limit is near.
+        flat = self.free.get(n)
+        if flat is None:
+            return {}
+        among = slot_plan.free_over(flat, start, end)
+        return {'among': among} if len(among) <= MAX_AMONG else {}
 
     def latest_end(self, start: datetime.datetime,
                    cap: datetime.datetime) -> datetime.datetime:
@@ -279,7 +299,7 @@ class Search:
         without required addresses), else None."""
         low, high = self.request.not_before, self.request.not_after
         pools = []
-        for spec in self.request.specs:
+        for n, spec in enumerate(self.request.specs):
             parsed = getattr(spec, 'parsed', None)
             if (spec['resource_type'] == 'physical:host'
                     and parsed is not None):
@@ -288,11 +308,13 @@ class Search:
                     spec['hypervisor_properties'],
                     spec['resource_properties'], parsed.traits,
                     parsed.private_visible)
-                pools.append((slot_plan.gaps_from_rows(
-                    slot_search.host_busy_rows(self.session, host_filter,
-                                               low, high, self.cleaning),
-                    low, high, self.cleaning, self.request.min_duration),
-                    spec['min']))
+                ids, gaps = slot_plan.keyed_gaps_from_rows(
+                    slot_search.iter_host_busy_rows(
+                        self.session, host_filter, low, high,
+                        self.cleaning),
+                    low, high, self.cleaning, self.request.min_duration)
+                self.free[n] = slot_plan.free_throughout(ids, gaps)
+                pools.append((gaps, spec['min']))
             elif (spec['resource_type'] == 'virtual:floatingip'
                     and not spec.get('required_floatingips')):
                 pools.append((slot_plan.gaps_from_busy(

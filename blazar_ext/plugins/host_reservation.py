@@ -277,16 +277,18 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
 
     def candidates(self, context, session, spec: base.Spec,
                    start: datetime.datetime, end: datetime.datetime,
-                   reservation_id: str | None = None) -> list:
+                   reservation_id: str | None = None,
+                   among: list | None = None) -> list:
         """The hosts allocate (or, given ``reservation_id``, reallocate)
         would pick now, without holding them: what usage enforcement is
         shown before anything is written. NotEnoughResources as they
-        would raise it."""
+        would raise it. ``among``: only these hosts can be free (the slot
+        search knows), so only they are looked at."""
         if reservation_id is None:
             low, high = self._window(start, end)
             hosts = allocation_api.host_candidates(
                 session, self._filter(session, spec),
-                low, high, spec['max'], lock=False)
+                low, high, spec['max'], among=among, lock=False)
             self._require(len(hosts), spec)
             return hosts
         _current, kept, added = self._pick(

@@ -39,7 +39,17 @@ def from_microseconds(value: int) -> datetime.datetime:
 def gaps_from_rows(rows: Iterable, start: datetime.datetime,
                    end: datetime.datetime, cleaning: datetime.timedelta,
                    min_length: datetime.timedelta = MICROSECOND) -> list:
-    """Gaps per resource at least ``min_length`` long, from (resource,
+    """Gaps per resource (``keyed_gaps_from_rows`` without the ids)."""
+    return keyed_gaps_from_rows(rows, start, end, cleaning, min_length)[1]
+
+
+def keyed_gaps_from_rows(rows: Iterable, start: datetime.datetime,
+                         end: datetime.datetime,
+                         cleaning: datetime.timedelta,
+                         min_length: datetime.timedelta = MICROSECOND
+                         ) -> tuple:
+    """(resource ids, gaps per resource) at least ``min_length`` long,
+    from (resource,
     busy start, busy end) rows in microseconds since the epoch, ordered
     by resource then start (None, None: never busy), each busy interval
     widened by ``cleaning``: one pass in integers.
@@ -51,7 +61,7 @@ def gaps_from_rows(rows: Iterable, start: datetime.datetime,
     low, high = microseconds(start), microseconds(end)
     clean = cleaning // MICROSECOND
     least = max(min_length // MICROSECOND, 1)
-    pools, current, gaps, cursor = [], object(), None, low
+    ids, pools, current, gaps, cursor = [], [], object(), None, low
     for resource, b_start, b_end in rows:
         if resource != current:
             if gaps is not None:
@@ -59,6 +69,7 @@ def gaps_from_rows(rows: Iterable, start: datetime.datetime,
                     gaps.append((cursor, high))
                 pools.append(gaps)
             current, gaps, cursor = resource, [], low
+            ids.append(resource)
         if b_start is None:
             continue
         b_start -= clean
@@ -77,7 +88,21 @@ def gaps_from_rows(rows: Iterable, start: datetime.datetime,
     # gap open at the window's end ends at ``end``).
     dates = {at: from_microseconds(at)
              for at in {at for g in pools for gap in g for at in gap}}
-    return [[(dates[a], dates[b]) for a, b in g] for g in pools]
+    return ids, [[(dates[a], dates[b]) for a, b in g] for g in pools]
+
+
+def free_throughout(ids: list, gaps: list) -> list:
+    """[(gap start, gap end, resource id)] of every gap, for
+    ``free_over``."""
+    return [(a, b, resource) for resource, own in zip(ids, gaps)
+            for a, b in own]
+
+
+def free_over(flat: list, start: datetime.datetime,
+              end: datetime.datetime) -> list:
+    """The ids of the resources free over all of [start, end], from
+    ``free_throughout``: those with one gap around it."""
+    return [resource for a, b, resource in flat if a <= start and end <= b]
 
 
 def gaps_from_busy(busy_by_resource: Mapping, start: datetime.datetime,

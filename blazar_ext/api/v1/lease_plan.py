@@ -11,6 +11,7 @@ must consult.
 import pecan
 from pecan import rest
 
+from blazar_ext.api import gc_pause
 from blazar_ext.api.v1 import hosts as v1_hosts
 from blazar_ext.api.v1.schemas import lease_plan as schema
 from blazar_ext.api import validation
@@ -41,7 +42,12 @@ class LeasePlanController(rest.RestController):
             return {'options': manager_client.get_client().plan_lease(
                 context, values, v1_hosts.show_private(context),
                 with_resources)}
-        options = plan.search(context, plugins, request, with_resources)
+        # Tens of thousands of busy intervals read and swept, none of
+        # them garbage until the answer is made: the collector's passes
+        # over them (and its full ones over the process) cost a fifth of
+        # a search at 10,000 hosts.
+        with gc_pause.paused():
+            options = plan.search(context, plugins, request, with_resources)
         return {'options': [option.view() for option in options]}
 
 

@@ -132,6 +132,14 @@ def floatingip_busy(session, network_id: str, low: datetime.datetime,
 def host_busy_rows(session, host_filter, low: datetime.datetime,
                    high: datetime.datetime,
                    cleaning: datetime.timedelta) -> list:
+    """``iter_host_busy_rows`` as a list."""
+    return list(iter_host_busy_rows(session, host_filter, low, high,
+                                    cleaning))
+
+
+def iter_host_busy_rows(session, host_filter, low: datetime.datetime,
+                        high: datetime.datetime,
+                        cleaning: datetime.timedelta):
     """(host id, busy start, busy end) of every reservable, enabled host
     matching ``host_filter``, ordered by host then start, the dates as
     microseconds since the epoch (blazar_ext.query.slot_plan); busy: each
@@ -141,30 +149,40 @@ def host_busy_rows(session, host_filter, low: datetime.datetime,
     dates come as integers (stored for host allocations, converted by
     the database for instance slots), which Python reads several times
     faster than it parses dates.
+
+    Without instance slots in the window (an indexed probe), the rows
+    stream from the cursor as the caller reads them, in the session's
+    transaction: tens of thousands of rows never held at once do not
+    set off the garbage collector's full passes, which cost as much as
+    the read at 10,000 hosts.
     """
+    queries = [_host_busy_query(table, host_filter, low - cleaning,
+                                high + cleaning, outer=n == 0)
+               for n, table in enumerate(HOST_TABLES)]
+    if not _any_overlap(session, HOST_TABLES[1], low - cleaning,
+                        high + cleaning):
+        # The second join filters every host again for nothing.
+        yield from _plain_rows(session, queries[0])
+        return
+    # Every host once with its host allocations, then the hosts that
+    # have instance slots, merged in Python's order of the host ids.
+    rows = list(_plain_rows(session, queries[0]))
+    rows += _plain_rows(session, queries[1])
+    yield from sorted(rows,
+                      key=lambda r: (r[0], -1 if r[1] is None else r[1]))
+
+
+def _host_busy_query(table, host_filter, low: datetime.datetime,
+                     high: datetime.datetime, outer: bool):
     host = host_models.ComputeHost
-    rows = []
-    for n, table in enumerate(HOST_TABLES):
-        overlap = sa.and_(table.compute_host_id == host.id,
-                          table.start_date < high + cleaning,
-                          table.end_date > low - cleaning)
-        if n and not _any_overlap(session, table, low - cleaning,
-                                  high + cleaning):
-            # The join below filters every host again; skip it when no
-            # instance slot touches the window (an indexed probe).
-            break
-        query = sa.select(host.id, *_microseconds(table))
-        # Every host once with its host allocations; then only the hosts
-        # that have instance slots.
-        query = (query.outerjoin(table, overlap) if n == 0
-                 else query.join(table, overlap))
-        rows.append(_plain_rows(session, query.where(
-            host.reservable == sa.true(), host.disabled == sa.false(),
-            host_filter).order_by(host.id, table.start_date)))
-    if len(rows) == 1:
-        return rows[0]
-    return sorted(rows[0] + rows[1],
-                  key=lambda r: (r[0], -1 if r[1] is None else r[1]))
+    overlap = sa.and_(table.compute_host_id == host.id,
+                      table.start_date < high, table.end_date > low)
+    query = sa.select(host.id, *_microseconds(table))
+    query = (query.outerjoin(table, overlap) if outer
+             else query.join(table, overlap))
+    return query.where(
+        host.reservable == sa.true(), host.disabled == sa.false(),
+        host_filter).order_by(host.id, table.start_date)
 
 
 def _microseconds(table) -> tuple:
@@ -182,13 +200,13 @@ def _any_overlap(session, table, low: datetime.datetime,
         table.start_date < high, table.end_date > low).limit(1)) is not None
 
 
-def _plain_rows(session, query) -> list:
-    # The driver's tuples: these columns need no result processing, and
-    # building a Row for each of tens of thousands costs a third of the
-    # read.
+def _plain_rows(session, query):
+    # The driver's tuples, one at a time: these columns need no result
+    # processing, and building a Row for each of tens of thousands costs
+    # a third of the read.
     result = session.connection().execute(query)
     try:
-        return result.cursor.fetchall()
+        yield from result.cursor
     finally:
         result.close()
 

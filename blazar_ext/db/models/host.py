@@ -113,13 +113,15 @@ class ComputeHostExtraCapability(base.BASE):
         sa.UniqueConstraint('computehost_id', 'capability_id',
                             name='uniq_computehost_extra_capabilities0host0'
                                  'capability'),
-        sa.Index('ix_computehost_extra_capabilities_capability_value',
-                 'capability_id', 'capability_value',
+        # The hosts with a value from the index alone (revision 0031).
+        sa.Index('ix_computehost_extra_capabilities_value_host',
+                 'capability_id', 'capability_value', 'computehost_id',
                  mysql_length={'capability_value': 255}),
         # Numeric comparisons ([">=", "$ram_gb", "64"]) scan this index
-        # instead of casting every value of the capability (revision 0008).
-        sa.Index('ix_computehost_extra_capabilities_capability_number',
-                 'capability_id', 'capability_number'),
+        # instead of casting every value of the capability (revision 0008;
+        # with the host, 0031).
+        sa.Index('ix_computehost_extra_capabilities_number_host',
+                 'capability_id', 'capability_number', 'computehost_id'),
         # A host's values from the index alone (SQLite, PostgreSQL; MySQL
         # indexes a prefix of a TEXT): the host list reads every value
         # of every host (revision 0016).

@@ -2,6 +2,7 @@
 
 import datetime
 
+from blazar_ext.manager import plan
 from blazar_ext.query import slot_plan
 from blazar_ext.tests import base
 
@@ -80,3 +81,64 @@ class TestStretches(base.TestCase):
     def test_gap_starts(self):
         self.assertEqual({at(0), at(2)}, slot_plan.gap_starts(
             [[(at(0), at(1)), (at(2), at(3))], [(at(0), at(3))]]))
+
+
+class TestKeyedGaps(base.TestCase):
+
+    def test_ids_in_the_order_of_the_gaps(self):
+        rows = [('h1', us(2), us(4)), ('h2', None, None),
+                ('h3', us(0), us(10))]
+        self.assertEqual(
+            (['h1', 'h2', 'h3'],
+             [[(at(0), at(2)), (at(4), at(10))], [(at(0), at(10))], []]),
+            slot_plan.keyed_gaps_from_rows(rows, at(0), at(10), 0 * H))
+
+    def test_free_over_needs_one_gap_around_the_whole_window(self):
+        flat = slot_plan.free_throughout(
+            ['h1', 'h2', 'h3'],
+            [[(at(0), at(2)), (at(4), at(10))], [(at(0), at(10))], []])
+        self.assertEqual(['h1', 'h2'], slot_plan.free_over(flat, at(5),
+                                                           at(10)))
+        self.assertEqual(['h2'], slot_plan.free_over(flat, at(1), at(5)))
+        self.assertEqual([], slot_plan.free_over(flat, at(-1), at(1)))
+
+
+class _Plugin:
+
+    def __init__(self):
+        self.calls = []
+
+    def candidates(self, context, session, spec, start, end, **kwargs):
+        self.calls.append(kwargs)
+        return ['h1']
+
+
+class TestNarrowedCheck(base.TestCase):
+    """The allocator's check of an option looks only at the hosts the
+    pool's read saw free (plan.Search.fits)."""
+
+    def search(self, free_ids):
+        plugin = _Plugin()
+        request = plan.Request(
+            [{'resource_type': 'physical:host'},
+             {'resource_type': 'virtual:floatingip'}], 2 * H, 2 * H,
+            at(0), at(10), 5, 'earliest')
+        search = plan.Search(None, {'physical:host': plugin,
+                                    'virtual:floatingip': plugin},
+                             request, session=None)
+        search.free[0] = slot_plan.free_throughout(
+            free_ids, [[(at(0), at(10))] for _ in free_ids])
+        return search, plugin
+
+    def test_only_the_hosts_free_in_the_read(self):
+        search, plugin = self.search(['h1', 'h2'])
+        search.free[0].append((at(6), at(10), 'h3'))
+        self.assertEqual([['h1'], ['h1']], search.fits(at(1), at(3)))
+        # The floating IP reservation (no pool of hosts) asks as before.
+        self.assertEqual([{'among': ['h1', 'h2']}, {}], plugin.calls)
+
+    def test_every_host_when_too_many_are_free(self):
+        search, plugin = self.search(
+            ['h%d' % i for i in range(plan.MAX_AMONG + 1)])
+        search.fits(at(1), at(3))
+        self.assertEqual([{}, {}], plugin.calls)

@@ -551,8 +551,10 @@ class TestHostPropertiesSQLite(_HostPropertiesMixin,
 
     def test_equality_scans_the_value_index(self):
         plan = self.plan('["==", "$gpu", "true"]')
-        self.assertIn('INDEX ix_computehost_extra_capabilities_capability_'
-                      'value (capability_id=? AND capability_value=?)', plan)
+        # The hosts from the index alone (revision 0031).
+        self.assertIn('COVERING INDEX ix_computehost_extra_capabilities_'
+                      'value_host (capability_id=? AND capability_value=?)',
+                      plan)
         self.assertNotIn('SCAN computehost_extra_capabilities', plan)
 
     def test_numeric_comparisons_scan_the_number_index(self):
@@ -561,8 +563,8 @@ class TestHostPropertiesSQLite(_HostPropertiesMixin,
                 ('["<", "$nic", "64"]', 'capability_number<?'),
                 ('["==", "$nic", "64"]', 'capability_number=?')):
             plan = self.plan(expression)
-            self.assertIn('INDEX ix_computehost_extra_capabilities_'
-                          'capability_number (capability_id=? AND %s)'
+            self.assertIn('COVERING INDEX ix_computehost_extra_capabilities_'
+                          'number_host (capability_id=? AND %s)'
                           % constraint, plan, expression)
             self.assertNotIn('SCAN computehost_extra_capabilities', plan,
                              expression)
