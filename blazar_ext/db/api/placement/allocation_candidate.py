@@ -174,9 +174,9 @@ def _tree_candidates(session, conn, classes: dict, groups: list,
             names |= requirement.names
     trait_api.check_exist(session, names)
     wanted = {n for g in groups for n in g.resources}
-    class_ids = {name: cid for name, cid in zip(
-        sorted(wanted), (cid for cid, _ in rp_api.amounts_by_id(
-            dict.fromkeys(wanted, 1), _ids_by_name(classes))))}
+    ids = _ids_by_name(classes)
+    rp_api.amounts_by_id(dict.fromkeys(wanted, 1), ids)  # unknown: 400
+    class_ids = {name: ids[name] for name in wanted}
     found, root_of = candidate_trees.find(
         conn, groups, class_ids, group_policy, root_required,
         same_subtrees, limit, nested_aware)
