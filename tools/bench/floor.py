@@ -20,7 +20,8 @@ The bench:
 3. records, in this process on the same file, the SQL each request runs
    (SQLAlchemy's before_cursor_execute) and the answer it gets;
 4. starts the floor server on the same file with those recordings;
-5. asks both the same request alternately, ``--reps`` times each, over
+5. asks both the same request in turns (``--block`` requests each, 1 by
+   default), ``--reps`` times each, over
    one keep-alive connection each, and prints medians and the ratio.
 
 Lease create (POST /v1/leases with tools/bench/seed.py's equality and
@@ -340,7 +341,9 @@ def timed(conn: http.client.HTTPConnection, path: str, headers: dict,
 
 
 def compare(api_port: int, floor_port: int, requests: list,
-            reps: int, warm: int = 10) -> list:
+            reps: int, warm: int = 10, block: int = 1) -> list:
+    """Medians of ``reps`` requests each, after ``warm``; the two sides
+    take turns of ``block`` requests (1: one request each in turn)."""
     api = http.client.HTTPConnection('127.0.0.1', api_port)
     floor = http.client.HTTPConnection('127.0.0.1', floor_port)
     rows = []
@@ -348,12 +351,14 @@ def compare(api_port: int, floor_port: int, requests: list,
     for label, path, headers in requests:
         times = {'api': [], 'floor': []}
         sizes = {}
-        for i in range(reps + warm):
+        for turn in range(0, reps + warm, block):
             for side, conn in (('api', api), ('floor', floor)):
-                seconds, status, size = timed(conn, path, headers, i, tag)
-                sizes[side] = (status, size)
-                if i >= warm:
-                    times[side].append(seconds)
+                for i in range(turn, min(turn + block, reps + warm)):
+                    seconds, status, size = timed(conn, path, headers, i,
+                                                  tag)
+                    sizes[side] = (status, size)
+                    if i >= warm:
+                        times[side].append(seconds)
         api_ms = statistics.median(times['api']) * 1000
         floor_ms = statistics.median(times['floor']) * 1000
         rows.append((label, api_ms, floor_ms, sizes['api'], sizes['floor']))
@@ -376,7 +381,8 @@ def run(name: str, url: str, database: str, requests: list, args,
             if name.startswith('create'):
                 return compare(api_port, floor_port, requests,
                                args.create_reps, warm=2)
-            return compare(api_port, floor_port, requests, args.reps)
+            return compare(api_port, floor_port, requests, args.reps,
+                           block=args.block)
         finally:
             side_by_side.stop(floor)
     finally:
@@ -396,12 +402,17 @@ def main() -> int:
     parser.add_argument('--create-hosts', default='1000,10000',
                         help='sizes for lease create ("" for none)')
     parser.add_argument('--create-reps', type=int, default=20)
+    parser.add_argument('--block', type=int, default=1,
+                        help='requests per turn of each side (1: the two '
+                        'alternate request by request; more: each side '
+                        'runs that many back to back, warm, before the '
+                        'other)')
     args = parser.parse_args()
     args.workdir = args.workdir or tempfile.mkdtemp(prefix='floor-')
     recorder = Recorder()
-    print('workdir %s; %d repetitions each, alternating; SQLite; '
-          'blazar-ext-all-in-one against its floor'
-          % (args.workdir, args.reps))
+    print('workdir %s; %d repetitions each, alternating in turns of %d; '
+          'SQLite; blazar-ext-all-in-one against its floor'
+          % (args.workdir, args.reps, args.block))
     print('%-32s %10s %10s %7s  %s' % ('request', 'api ms', 'floor ms',
                                        'ratio', 'status/bytes'))
     creates = [('create-%s' % size, int(size), 10, 0, CREATE)
