@@ -40,7 +40,8 @@ def namespace_list(context, visible_to: str | None = None,
     """
     ns = models.MetadefNamespace
     with db_session.reader.using(context) as session:
-        query = sa.select(ns)
+        # Columns, not ORM objects: rows are only read and shown.
+        query = sa.select(ns.__table__)
         if visible_to is not None:
             query = query.where(sa.or_(ns.visibility == 'public',
                                        ns.owner == visible_to))
@@ -62,7 +63,7 @@ def namespace_list(context, visible_to: str | None = None,
         query = query.order_by(*order)
         if limit is not None:
             query = query.limit(limit)
-        rows = list(session.scalars(query))
+        rows = session.execute(query).all()
         assocs = base.associations_of(session, [r.id for r in rows])
         out = []
         for row in rows:
@@ -75,7 +76,7 @@ def namespace_list(context, visible_to: str | None = None,
 def _after(session, query, column, desc: bool, marker: str):
     """The keyset condition for rows after ``marker`` in the sort order."""
     ns = models.MetadefNamespace
-    row = session.scalars(query.where(ns.namespace == marker)).first()
+    row = session.execute(query.where(ns.namespace == marker)).first()
     if row is None:
         raise exceptions.Invalid(
             reason='marker %s is not a namespace you can see' % marker)
