@@ -64,20 +64,37 @@ def _to_dicts(session, hosts) -> list:
     return out
 
 
-def _get_model(session, host_id):
+def _checked_id(host_id) -> str:
+    """A host id as stored; HostNotFound for what cannot be one."""
     if not isinstance(host_id, (str, int)) or isinstance(host_id, bool):
         raise exceptions.HostNotFound(host=host_id)
     # Ids are strings; a number from an older client names the same host.
-    host = session.get(models.ComputeHost, str(host_id))
+    return str(host_id)
+
+
+def _get_model(session, host_id):
+    host = session.get(models.ComputeHost, _checked_id(host_id))
     if host is None:
         raise exceptions.HostNotFound(host=host_id)
     return host
 
 
+_HOST_BY_ID = sa.select(models.ComputeHost.__table__).where(
+    models.ComputeHost.__table__.c.id == sa.bindparam('id'))
+
+
 def host_get(context, host_id) -> dict:
     """One host with its capabilities; HostNotFound if absent."""
+    checked_id = _checked_id(host_id)
     with db_session.reader.using(context) as session:
-        return _to_dicts(session, [_get_model(session, host_id)])[0]
+        # Its columns, not an ORM object: the row is only shown.
+        row = session.execute(_HOST_BY_ID, {'id': checked_id}).first()
+        if row is None:
+            raise exceptions.HostNotFound(host=host_id)
+        values = dict(row._mapping)
+        values['capabilities'] = _capabilities_of(
+            session, [values['id']])[values['id']]
+        return values
 
 
 def hosts_get(context, host_ids) -> list:
