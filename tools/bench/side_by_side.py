@@ -2,7 +2,7 @@
 """blazar_ext and upstream Blazar 18.0.0 side by side, on the same data.
 
     python tools/bench/side_by_side.py [--sizes 1000,10000] [--ext-only 50000]
-        [--reps 5] [--upstream-reps 3] [--upstream-reps-large 3]
+        [--reps 5] [--upstream-reps 3] [--upstream-reps-large 3] [--block 1]
         [--upstream-timeout SECONDS] [--concurrency 20]
         [--database URL_PREFIX] [--workdir DIR]
         [--operations create_eq,...,leases] [--reuse EXT_URL UP_URL]
@@ -17,8 +17,9 @@ $BLAZAR_EXT_UPSTREAM_VENV, else .blazar-venv, made by
 tools/blazar/setup-venv.sh). For lease create (equality and numeric), GET
 /v1/os-hosts, GET /v1/os-hosts/properties?detail=true and GET /v1/leases
 (as 'lister') the two sides' repetitions alternate (ours, upstream,
-ours, ...) so both see the same load; each operation prints both medians,
-the ratio and the 1-minute load average seen meanwhile. An upstream
+ours, ...; in turns of ``--block`` each) so both see the same load;
+each operation prints both medians, the ratio and the 1-minute load
+average seen meanwhile. An upstream
 request still unanswered after ``--upstream-timeout`` seconds is stopped
 and its figure printed as a lower bound ('>'). Then 8 clients for
 ``--concurrency`` seconds per side, in two alternating turns, against
@@ -310,21 +311,24 @@ class Upstream:
 
 
 def alternate(ext_fn, up: Upstream | None, kind: str, reps: int,
-              up_reps: int, tag: str) -> dict:
-    """``reps`` of blazar_ext and ``up_reps`` of upstream, in turn (ours,
-    upstream, ours, ...), so both see the same load. Once upstream
-    outlasts its cap, its repetitions of ``kind`` stop and its figure is
-    the median with the cap in place of the unanswered one: a lower bound
-    ('capped')."""
+              up_reps: int, tag: str, block: int = 1) -> dict:
+    """``reps`` of blazar_ext and ``up_reps`` of upstream, in turns of
+    ``block`` each (ours, upstream, ours, ...), so both see the same load.
+    Once upstream outlasts its cap, its repetitions of ``kind`` stop and
+    its figure is the median with the cap in place of the unanswered one:
+    a lower bound ('capped')."""
     ext_times, up_times, loads = [], [], [os.getloadavg()[0]]
     capped = False
-    for n in range(max(reps, up_reps if up else 0)):
-        if n < reps:
+    turns = max(reps, up_reps if up else 0)
+    for turn in range(0, turns, block):
+        for n in range(turn, min(turn + block, reps)):
             t = time.perf_counter()
             ext_fn(n)
             ext_times.append(time.perf_counter() - t)
             loads.append(os.getloadavg()[0])
-        if up and n < up_reps and not capped:
+        for n in range(turn, min(turn + block, up_reps if up else 0)):
+            if capped:
+                break
             seconds = up.ask(kind, n, tag, loads)
             capped = seconds is None
             up_times.append(up.timeout if capped else seconds)
@@ -564,7 +568,7 @@ def measure_size(args, size: int, per_host: int, side_by_side: bool,
                 reps = args.reps
                 results[key] = alternate(
                     ext_operation(app, key, base, tag), up, key, reps,
-                    up_reps if key in LONG else reps, tag)
+                    up_reps if key in LONG else reps, tag, args.block)
                 print_row(label, results[key])
     finally:
         if up:
@@ -578,6 +582,10 @@ def main() -> int:
     parser.add_argument('--ext-only', default='50000',
                         help='sizes for blazar_ext alone ("" for none)')
     parser.add_argument('--reps', type=int, default=5)
+    parser.add_argument('--block', type=int, default=1,
+                        help='repetitions per turn of each side (1: ours '
+                        'and upstream alternate request by request; more: '
+                        'each side runs that many back to back, warm)')
     parser.add_argument('--upstream-reps', type=int, default=3,
                         help="upstream's lease creates and host lists at "
                              "up to 1,000 hosts (its other reads take "
