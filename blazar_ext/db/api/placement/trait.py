@@ -131,29 +131,54 @@ def is_standard(name: str) -> bool:
     return not name.startswith(os_traits.CUSTOM_NAMESPACE)
 
 
+def _list_statement(names: bool, prefix: bool,
+                    associated: bool | None) -> sa.Select:
+    """GET /traits' statement: trait names ``names`` (bound as a list),
+    starting with ``prefix`` (bound as ``pattern``, LIKE-escaped with a
+    backslash, and ``prefix`` itself), with or without providers."""
+    query = sa.select(_T.name)
+    if names:
+        query = query.where(_T.name.in_(sa.bindparam('names',
+                                                     expanding=True)))
+    if prefix:
+        # LIKE finds the prefix by index, but SQLite's LIKE folds ASCII
+        # case ("custom" would find CUSTOM_GPU): the prefix compared
+        # exactly decides.
+        query = query.where(
+            _T.name.like(sa.bindparam('pattern'), escape='\\'),
+            sa.func.substr(_T.name, 1, sa.bindparam('length'))
+            == sa.bindparam('prefix'))
+    if associated is not None:
+        used = sa.exists().where(_RPT.trait_id == _T.id)
+        query = query.where(used if associated else ~used)
+    return query
+
+
+# Built once for each filter GET /traits can have.
+_LISTS = {(names, prefix, associated):
+          _list_statement(names, prefix, associated)
+          for names in (False, True) for prefix in (False, True)
+          for associated in (None, False, True)}
+
+
 def list_traits(context, name_in=None, starts_with=None,
                 associated=None) -> list:
     """Trait names, filtered as GET /traits asks, in byte order."""
+    params: dict = {}
+    if name_in is not None:
+        params['names'] = sorted(set(name_in))
+    if starts_with is not None:
+        params['pattern'] = (starts_with.replace('\\', '\\\\')
+                             .replace('%', '\\%').replace('_', '\\_')
+                             + '%')
+        params['length'] = len(starts_with)
+        params['prefix'] = starts_with
+    query = _LISTS[name_in is not None, starts_with is not None, associated]
     with db_session.reader.using(context) as session:
-        query = sa.select(_T.name)
-        if name_in is not None:
-            query = query.where(_T.name.in_(sorted(set(name_in))))
-        if starts_with is not None:
-            escaped = (starts_with.replace('\\', '\\\\')
-                       .replace('%', '\\%').replace('_', '\\_'))
-            # LIKE finds the prefix by index, but SQLite's LIKE folds
-            # ASCII case ("custom" would find CUSTOM_GPU): the prefix
-            # compared exactly decides.
-            query = query.where(
-                _T.name.like(escaped + '%', escape='\\'),
-                sa.func.substr(_T.name, 1, len(starts_with)) == starts_with)
-        if associated is not None:
-            used = sa.exists().where(_RPT.trait_id == _T.id)
-            query = query.where(used if associated else ~used)
         # Sorted here: ORDER BY follows the database's collation, and a
         # PostgreSQL database made in an English locale sorts CUSTOM_B_2
         # before CUSTOM_B2 (SQLite and MySQL's utf8mb4_bin after).
-        return sorted(session.scalars(query))
+        return sorted(session.scalars(query, params))
 
 
 def trait_exists(context, name: str) -> bool:
