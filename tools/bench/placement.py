@@ -3,6 +3,7 @@
 
     python tools/bench/placement.py [--sizes 1000,10000] [--ext-only 50000]
         [--scenarios flat,nested] [--requests 10] [--upstream-requests 5]
+        [--block 1]
         [--database URL_PREFIX] [--placement-venv DIR]
     python tools/bench/placement.py --alone [--providers 10000]
         [--api-load 1000] [--requests 20] [--database URL]
@@ -411,9 +412,10 @@ def cpu_ms(pid: int) -> float:
     return total / 1e6
 
 
-def compare(services: list, path: str, reps: list) -> list:
+def compare(services: list, path: str, reps: list,
+            block: int = 1) -> list:
     """[(median ms, median server CPU ms, result count)] per service,
-    asked alternately."""
+    asked in turns of ``block`` requests each (1: alternately)."""
     sessions = []
     counts = []
     for service in services:
@@ -427,17 +429,16 @@ def compare(services: list, path: str, reps: list) -> list:
         counts.append(_count(resp.json()))
     samples = [[] for _ in services]
     cpu = [[] for _ in services]
-    for i in range(max(reps)):
+    for turn in range(0, max(reps), block):
         for n, service in enumerate(services):
-            if i >= reps[n]:
-                continue
-            pid = service.process.pid
-            before = cpu_ms(pid)
-            start = time.perf_counter()
-            resp = sessions[n].get(service.base + path)
-            samples[n].append((time.perf_counter() - start) * 1000)
-            cpu[n].append(cpu_ms(pid) - before)
-            resp.raise_for_status()
+            for _ in range(turn, min(turn + block, reps[n])):
+                pid = service.process.pid
+                before = cpu_ms(pid)
+                start = time.perf_counter()
+                resp = sessions[n].get(service.base + path)
+                samples[n].append((time.perf_counter() - start) * 1000)
+                cpu[n].append(cpu_ms(pid) - before)
+                resp.raise_for_status()
     return [(statistics.median(s), statistics.median(c), n)
             for s, c, n in zip(samples, cpu, counts)]
 
@@ -470,7 +471,7 @@ def run_size(args, databases, venv, scenario: str, hosts: int,
             for label, path in SCENARIOS[scenario]:
                 reps = [args.requests, args.upstream_requests][
                     :len(services)]
-                measured = compare(services, path, reps)
+                measured = compare(services, path, reps, args.block)
                 results.append((hosts, len(data.providers), label, path,
                                 measured))
                 print_row(results[-1])
@@ -655,6 +656,9 @@ def main() -> None:
     parser.add_argument('--providers', type=int, default=10000)
     parser.add_argument('--api-load', type=int, default=1000)
     parser.add_argument('--requests', type=int)
+    parser.add_argument('--block', type=int, default=1,
+                        help='requests per turn of each side (1: the two '
+                        'alternate request by request)')
     parser.add_argument('--database')
     args = parser.parse_args()
     if args.alone:
