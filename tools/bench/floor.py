@@ -19,10 +19,14 @@ The bench:
 2. starts ``blazar-ext-all-in-one`` on each file;
 3. records, in this process on the same file, the SQL each request runs
    (SQLAlchemy's before_cursor_execute) and the answer it gets;
-4. starts the floor server on the same file with those recordings;
-5. asks both the same request in turns (``--block`` requests each, 1 by
-   default), ``--reps`` times each, over
-   one keep-alive connection each, and prints medians and the ratio.
+4. starts the floor server on the same file with those recordings, and
+   the same floor as a WSGI application under blazar_ext's own server
+   (blazar_ext.wsgi.server: cheroot, 16 threads), the "server floor":
+   what serving a request costs before any of the application's work;
+5. asks the three the same request in turns (``--block`` requests each,
+   1 by default), ``--reps`` times each, over one keep-alive connection
+   each, and prints medians, the ratio to the floor and the ratio to the
+   server floor.
 
 Lease create (POST /v1/leases with tools/bench/seed.py's equality and
 numeric conditions) is measured the same way on a third file per size of
@@ -33,8 +37,9 @@ recorded statements (its many-row inserts as executemany) in one
 transaction and commits it, the ids the request created replaced by new
 ones each time so that its inserts stay valid.
 
-Both servers are separate processes on the same machine, so a busy
-machine slows both alike: read the ratios.
+The servers are separate processes on the same machine, so a busy
+machine slows them alike: read the ratios. Creates are not asked of the
+server floor.
 """
 
 import argparse
@@ -153,6 +158,37 @@ def _answer_requests(client, conn, plan: dict) -> None:
                        b'Content-Length: %d\r\n\r\n%s' % (
                            entry['status'], entry['type'].encode(),
                            len(body), body))
+
+
+def serve_floor_wsgi(database: str, plan_file: str, port: int) -> None:
+    """The floor as a WSGI application under blazar_ext's own server
+    (blazar_ext.wsgi.server: cheroot, 16 threads, one process): what the
+    server costs a request before any of the application's work."""
+    from blazar_ext.wsgi import server
+
+    with open(plan_file) as f:
+        plan = json.load(f)
+    conn = sqlite3.connect(database, check_same_thread=False)
+    lock = threading.Lock()
+
+    def app(environ, start_response):
+        length = int(environ.get('CONTENT_LENGTH') or 0)
+        if length:
+            environ['wsgi.input'].read(length)
+        entry = plan[environ['HTTP_X_FLOOR_KEY']]
+        with lock:
+            _run_sql(conn, entry)
+        document = entry['document']
+        body = (json.dumps(document).encode() if document is not None
+                else entry['raw'].encode())
+        start_response('%d X' % entry['status'],
+                       [('Content-Type', entry['type']),
+                        ('Content-Length', str(len(body)))])
+        return [body]
+
+    server.serve(lambda: app, '127.0.0.1', port, workers=1,
+                 name='floor-wsgi',
+                 parent_ready=lambda: print('ready', flush=True))
 
 
 def _headers(head: bytes) -> dict:
@@ -315,13 +351,16 @@ def start_all_in_one(url: str, workdir: str) -> tuple:
     return process, port
 
 
-def start_floor(database: str, plan: dict, workdir: str) -> tuple:
+def start_floor(database: str, plan: dict, workdir: str,
+                mode: str = '--serve-floor') -> tuple:
+    """The floor server (``mode`` --serve-floor: a socket server;
+    --serve-floor-wsgi: under blazar_ext's server); (process, port)."""
     port = side_by_side.free_port()
     plan_file = os.path.join(workdir, 'plan-%d.json' % port)
     with open(plan_file, 'w') as f:
         json.dump(plan, f)
     process = subprocess.Popen(
-        [sys.executable, os.path.abspath(__file__), '--serve-floor',
+        [sys.executable, os.path.abspath(__file__), mode,
          database, plan_file, str(port)], stdout=subprocess.PIPE)
     process.stdout.readline()
     return process, port
@@ -340,58 +379,80 @@ def timed(conn: http.client.HTTPConnection, path: str, headers: dict,
     return time.perf_counter() - t, resp.status, len(body)
 
 
-def compare(api_port: int, floor_port: int, requests: list,
-            reps: int, warm: int = 10, block: int = 1) -> list:
-    """Medians of ``reps`` requests each, after ``warm``; the two sides
-    take turns of ``block`` requests (1: one request each in turn)."""
-    api = http.client.HTTPConnection('127.0.0.1', api_port)
-    floor = http.client.HTTPConnection('127.0.0.1', floor_port)
+def compare(ports: dict, requests: list, reps: int, warm: int = 10,
+            block: int = 1) -> list:
+    """(label, {side: median ms}, {side: (status, size)}) per request:
+    ``reps`` requests to each side of ``ports`` ({side: port}) after
+    ``warm``, the sides taking turns of ``block`` requests (1: one
+    request each in turn)."""
+    conns = {side: http.client.HTTPConnection('127.0.0.1', port)
+             for side, port in ports.items()}
     rows = []
     tag = uuid.uuid4().hex[:6]
     for label, path, headers in requests:
-        times = {'api': [], 'floor': []}
+        times: dict = {side: [] for side in conns}
         sizes = {}
         for turn in range(0, reps + warm, block):
-            for side, conn in (('api', api), ('floor', floor)):
+            for side, conn in conns.items():
                 for i in range(turn, min(turn + block, reps + warm)):
                     seconds, status, size = timed(conn, path, headers, i,
                                                   tag)
                     sizes[side] = (status, size)
                     if i >= warm:
                         times[side].append(seconds)
-        api_ms = statistics.median(times['api']) * 1000
-        floor_ms = statistics.median(times['floor']) * 1000
-        rows.append((label, api_ms, floor_ms, sizes['api'], sizes['floor']))
-    api.close()
-    floor.close()
+        rows.append((label, {side: statistics.median(t) * 1000
+                             for side, t in times.items()}, sizes))
+    for conn in conns.values():
+        conn.close()
     return rows
 
 
 def run(name: str, url: str, database: str, requests: list, args,
         recorder: Recorder) -> list:
     aio, api_port = start_all_in_one(url, args.workdir)
+    floors = []
     try:
         if any('{lease}' in path for _, path, _ in requests):
             lease = first_lease(url)
             requests = [(label, path.replace('{lease}', lease), headers)
                         for label, path, headers in requests]
         plan = record(url, requests, recorder)
-        floor, floor_port = start_floor(database, plan, args.workdir)
-        try:
-            if name.startswith('create'):
-                return compare(api_port, floor_port, requests,
-                               args.create_reps, warm=2)
-            return compare(api_port, floor_port, requests, args.reps,
-                           block=args.block)
-        finally:
-            side_by_side.stop(floor)
+        ports = {'api': api_port}
+        for side, mode in (('server', '--serve-floor-wsgi'),
+                           ('floor', '--serve-floor')):
+            process, ports[side] = start_floor(database, plan,
+                                               args.workdir, mode)
+            floors.append(process)
+        if name.startswith('create'):
+            # Each create writes: the floors' would pile up, so the
+            # server floor is left out of creates.
+            del ports['server']
+            return compare(ports, requests, args.create_reps, warm=2)
+        return compare(ports, requests, args.reps, block=args.block)
     finally:
+        for process in floors:
+            side_by_side.stop(process)
         side_by_side.stop(aio)
+
+
+def print_row(label: str, ms: dict, sizes: dict) -> None:
+    """One request's medians: the API, the floor under blazar_ext's
+    server (if measured), the floor; api/floor and api/server."""
+    server = ms.get('server')
+    print('%-32s %8.2f %9s %8.2f %6.2fx %7s  %s%s' % (
+        label, ms['api'], '-' if server is None else '%.2f' % server,
+        ms['floor'], ms['api'] / ms['floor'],
+        '-' if server is None else '%.2fx' % (ms['api'] / server),
+        sizes['api'], '' if sizes['api'][0] == sizes['floor'][0]
+        else ' != %s' % (sizes['floor'],)), flush=True)
 
 
 def main() -> int:
     if len(sys.argv) == 5 and sys.argv[1] == '--serve-floor':
         serve_floor(*sys.argv[2:4], int(sys.argv[4]))
+        return 0
+    if len(sys.argv) == 5 and sys.argv[1] == '--serve-floor-wsgi':
+        serve_floor_wsgi(*sys.argv[2:4], int(sys.argv[4]))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--hosts', type=int, default=1000)
@@ -413,8 +474,9 @@ def main() -> int:
     print('workdir %s; %d repetitions each, alternating in turns of %d; '
           'SQLite; blazar-ext-all-in-one against its floor'
           % (args.workdir, args.reps, args.block))
-    print('%-32s %10s %10s %7s  %s' % ('request', 'api ms', 'floor ms',
-                                       'ratio', 'status/bytes'))
+    print('%-32s %8s %9s %8s %7s %7s  %s' % (
+        'request', 'api ms', 'server ms', 'floor ms', 'ratio', 'api/srv',
+        'status/bytes'))
     creates = [('create-%s' % size, int(size), 10, 0, CREATE)
                for size in args.create_hosts.split(',') if size]
     for name, hosts, per_host, providers, requests in [
@@ -426,14 +488,11 @@ def main() -> int:
         database = os.path.join(args.workdir, '%s.sqlite' % name)
         url = 'sqlite:///%s' % database
         seed(url, hosts, per_host, providers)
-        for label, api_ms, floor_ms, api_size, floor_size in run(
-                name, url, database, requests, args, recorder):
+        for label, ms, sizes in run(name, url, database, requests, args,
+                                    recorder):
             if name != 'small':
                 label = label.replace('N', str(hosts))
-            print('%-32s %10.2f %10.2f %6.2fx  %s%s' % (
-                label, api_ms, floor_ms, api_ms / floor_ms, api_size,
-                '' if api_size[0] == floor_size[0] else ' != %s' % (
-                    floor_size,)), flush=True)
+            print_row(label, ms, sizes)
     print('load average %.2f' % os.getloadavg()[0])
     return 0
 
