@@ -15,8 +15,13 @@ Lost: an outbox event the receiver never got, a delivery dead-lettered
 or still open. Repeated: an event id received twice. Only a manager
 killed between the receiver's answer and its record of it may cause
 one (no HTTP sender can avoid that; the receiver's idempotency key, the
-event id, absorbs it): repeats are counted, and one whose first arrival
-was not within a second before a SIGKILL is reported as a fault.
+event id, absorbs it). So a repeat is explained by what happened, not
+by when: the receiver notes which manager process sent each copy (the
+process holding the POST's TCP connection), and every copy but the last
+must come from a manager SIGKILLed before the next copy, sent by
+another process, with one success only recorded in the database (the
+last copy's). Any other repeat (a manager sending twice, two live
+managers both sending, a success recorded and sent again) is a fault.
 
     /work/venv/bin/python tools/chaos/webhooks_kill.py \
         [--backend mysql|postgresql] [--seconds 180] [--kill-every 4]
@@ -31,6 +36,7 @@ import dataclasses
 import datetime
 import http.server
 import json
+import os
 import random
 import signal
 import sys
@@ -45,19 +51,58 @@ from blazar_ext.tests.functional import services
 SECRET = 'chaos-secret-chaos-secret'
 
 
+def _socket_inode(local_port: int, remote_port: int) -> str | None:
+    """The inode of the loopback TCP socket from ``local_port`` to
+    ``remote_port`` (Linux's /proc/net/tcp), if it is still open."""
+    with open('/proc/net/tcp') as table:
+        next(table)
+        for line in table:
+            fields = line.split()
+            local, remote = fields[1], fields[2]
+            if (int(local.rsplit(':', 1)[1], 16) == local_port and
+                    int(remote.rsplit(':', 1)[1], 16) == remote_port):
+                return fields[9]
+    return None
+
+
+def sender_pid(peer_port: int, server_port: int, pids) -> int | None:
+    """Which of ``pids`` holds the client end of a connection to our
+    ``server_port`` from ``peer_port``; None when none does (or it has
+    closed)."""
+    inode = _socket_inode(peer_port, server_port)
+    if inode is None:
+        return None
+    target = 'socket:[%s]' % inode
+    for pid in pids:
+        try:
+            fds = os.listdir('/proc/%d/fd' % pid)
+        except OSError:  # gone
+            continue
+        for fd in fds:
+            try:
+                if os.readlink('/proc/%d/fd/%s' % (pid, fd)) == target:
+                    return pid
+            except OSError:  # closed meanwhile
+                continue
+    return None
+
+
 class Receiver:
-    """An HTTP receiver counting each event id."""
+    """An HTTP receiver counting each event id and noting which of the
+    processes ``senders()`` names (the managers' pids) sent each copy."""
 
     def __init__(self):
         self.counts = collections.Counter()
         self.types = collections.Counter()
         self.unsigned = 0
-        self.first = {}  # event id -> when it first arrived
+        self.copies = collections.defaultdict(list)  # id -> [(when, pid)]
+        self.senders = list
         self.lock = threading.Lock()
         receiver = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = 'HTTP/1.1'
+            sender = None  # the pid of the connection's client
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers['Content-Length']))
@@ -65,10 +110,17 @@ class Receiver:
                 signed = cloudevents.verify(
                     SECRET, self.headers.get(cloudevents.SIGNATURE_HEADER,
                                              ''), body, time.time())
+                if self.sender is None:
+                    # Before answering: the sender waits for the answer,
+                    # so its socket is open. One connection, one process.
+                    self.sender = sender_pid(self.client_address[1],
+                                             receiver.port,
+                                             receiver.senders())
                 with receiver.lock:
                     receiver.unsigned += not signed
                     receiver.counts[event['id']] += 1
-                    receiver.first.setdefault(event['id'], time.time())
+                    receiver.copies[event['id']].append(
+                        (time.time(), self.sender))
                     receiver.types[event['type']] += 1
                 self.send_response(204)
                 self.end_headers()
@@ -84,11 +136,14 @@ class Receiver:
                          daemon=True).start()
 
 
-def killer(deployment, stop, every: float, rnd, log) -> None:
+def killer(deployment, stop, every: float, rnd, log, killed) -> None:
+    """SIGKILL a manager now and then; ``log`` gets when, ``killed``
+    maps its pid to when."""
     while not stop.wait(rnd.uniform(every / 2, every * 1.5)):
         managers = deployment.managers
         index = rnd.randrange(len(managers))
         log.append(time.time())
+        killed[managers[index].process.pid] = log[-1]
         managers[index]._signal(signal.SIGKILL)
         managers[index].process.wait()
         time.sleep(rnd.uniform(0.2, 1.5))
@@ -137,7 +192,9 @@ class Outcome:
     counts: dict        # event id -> POSTs received
     types: dict         # event type -> POSTs received
     unsigned: int       # POSTs whose signature did not verify
-    first: dict         # event id -> when it first arrived
+    copies: dict        # event id -> [(when it arrived, sender pid)]
+    killed: dict        # manager pid -> when it was SIGKILLed
+    recorded: dict      # event id -> successful attempts recorded
     requests: str
 
     @property
@@ -153,15 +210,40 @@ class Outcome:
     def repeated(self) -> dict:
         return {i: c for i, c in self.counts.items() if c > 1}
 
-    def unexplained(self, window: float = 1.0) -> dict:
-        """Repeats no SIGKILL explains: a manager killed after the
-        receiver got an event and before it recorded so repeats it
-        (another manager takes the claim over); any other repeat is a
-        fault. Explained: the first arrival less than ``window`` seconds
-        before a kill."""
+    def explained(self, event_id: str) -> bool:
+        """Whether a SIGKILL explains each extra copy of the event: a
+        manager killed after the receiver got it and before it recorded
+        so repeats it (another manager takes the claim over). Each copy
+        but the last came from a manager killed before the next copy
+        arrived, from another process, and the database recorded one
+        success only (the last copy's), none of the killed senders'."""
+        if self.recorded.get(event_id, 0) != 1:
+            return False
+        copies = sorted(self.copies.get(event_id, ()))
+        for (_when, sender), (arrived, resender) in zip(copies,
+                                                        copies[1:]):
+            killed = self.killed.get(sender)
+            if (sender is None or sender == resender or killed is None or
+                    killed > arrived):
+                return False
+        return True
+
+    def unexplained(self) -> dict:
+        """Repeats no SIGKILL explains (see ``explained``): faults."""
         return {i: c for i, c in self.repeated.items()
-                if not any(0 <= k - self.first[i] < window
-                           for k in self.kills)}
+                if not self.explained(i)}
+
+    def _story(self, event_id: str) -> str:
+        """An unexplained repeat's copies, kills and records, for the
+        report; times in seconds after the first kill."""
+        start = min(self.kills, default=0)
+        copies = ', '.join('%.2f from %s' % (when - start, pid)
+                           for when, pid in sorted(self.copies[event_id]))
+        kills = ', '.join('%s at %.2f' % (pid, when - start)
+                          for pid, when in sorted(self.killed.items(),
+                                                  key=lambda kv: kv[1]))
+        return ('event %s: copies %s; successes recorded: %d; kills: %s'
+                % (event_id, copies, self.recorded.get(event_id, 0), kills))
 
     def thrown(self) -> list:
         repeated = self.repeated
@@ -175,10 +257,11 @@ class Outcome:
                 'by type: %s' % ', '.join(
                     '%s %d' % kv for kv in sorted(self.types.items())),
                 'event ids received twice or more: %d %s; of them '
-                'received just before a SIGKILL of a manager: %d'
+                'sent again after their sender was SIGKILLed: %d'
                 % (len(repeated), sorted(repeated.items())[:5],
                    len(repeated) - len(self.unexplained())),
-                'requests: %s' % self.requests]
+                'requests: %s' % self.requests] + [
+                    self._story(i) for i in sorted(self.unexplained())[:5]]
 
 
 EVENTS = ['lease.created', 'lease.updated', 'lease.deleted',
@@ -227,10 +310,13 @@ def chaos(backend: str, seconds: float, every: float, seed: int,
                              rpc_timeout=rpc_timeout) as deployment:
         lease_load = chaoslib.Load(deployment.endpoints, seed=seed)
         hosts = _setup(lease_load, receiver)
+        receiver.senders = lambda: [m.process.pid
+                                    for m in list(deployment.managers)]
         stop = threading.Event()
-        kills = []
+        kills, killed = [], {}
         threads = [threading.Thread(target=killer, args=(
-            deployment, stop, every, random.Random(seed + 1), kills)),
+            deployment, stop, every, random.Random(seed + 1), kills,
+            killed)),
             threading.Thread(target=load, args=(
                 lease_load, stop, rnd, hosts, lease_seconds))]
         for thread in threads:
@@ -250,13 +336,17 @@ def chaos(backend: str, seconds: float, every: float, seed: int,
             'SELECT id, event_type FROM outbox')}
         deliveries = deployment.query(
             'SELECT event_id, status FROM webhook_deliveries')
+        recorded = dict(deployment.query(
+            'SELECT d.event_id, COUNT(*) FROM webhook_delivery_attempts a '
+            'JOIN webhook_deliveries d ON d.id = a.delivery_id '
+            'WHERE a.status_code BETWEEN 200 AND 299 GROUP BY d.event_id'))
         receiver.server.shutdown()
         receiver.server.server_close()
         with receiver.lock:
             return Outcome(seconds, kills, outbox, deliveries,
                            dict(receiver.counts), dict(receiver.types),
-                           receiver.unsigned, dict(receiver.first),
-                           lease_load.summary())
+                           receiver.unsigned, dict(receiver.copies),
+                           dict(killed), recorded, lease_load.summary())
 
 
 def run(backend: str, seconds: float, every: float, seed: int,
@@ -266,8 +356,8 @@ def run(backend: str, seconds: float, every: float, seed: int,
         print('SKIP %s: %s' % (backend, reason))
         return 2
     outcome = chaos(backend, seconds, every, seed, lease_seconds)
-    lost = outcome.lost + ['event %s received %d times, not just before '
-                           'a SIGKILL' % kv
+    lost = outcome.lost + ['event %s received %d times, not each time '
+                           'sent again after a SIGKILL' % kv
                            for kv in outcome.unexplained().items()]
     return chaoslib.report('webhooks under manager SIGKILL (%s)' % backend,
                            outcome.thrown(), lost)

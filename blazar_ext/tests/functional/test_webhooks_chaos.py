@@ -20,10 +20,12 @@ class _WebhooksUnderKills:
     """Two managers over RabbitMQ, one SIGKILLed every few seconds while
     leases are created, renamed, deleted, healed and ended (each lasts
     5 to 12 s, so it ends within the test): every outbox event reaches
-    the receiver, signed, and no event id arrives twice, except one the
-    receiver got just before its sender was killed (the manager taking
+    the receiver, signed, and no event id arrives twice, except one whose
+    sender was killed before it recorded the answer (the manager taking
     the claim over cannot know it arrived; the event id lets the
-    receiver drop it)."""
+    receiver drop it): each earlier copy sent by a manager process
+    SIGKILLed before the next copy came, from another process, and one
+    success recorded (Outcome.explained)."""
 
     BACKEND = None
 
