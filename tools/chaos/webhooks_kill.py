@@ -228,6 +228,15 @@ class Outcome:
                 return False
         return True
 
+    def repeats_by_sender(self) -> dict:
+        """{manager pid: events repeated whose first copy it sent}."""
+        counts: dict = {}
+        for event_id in self.repeated:
+            first = min(self.copies.get(event_id, ()), default=None)
+            sender = None if first is None else first[1]
+            counts[sender] = counts.get(sender, 0) + 1
+        return counts
+
     def unexplained(self) -> dict:
         """Repeats no SIGKILL explains (see ``explained``): faults."""
         return {i: c for i, c in self.repeated.items()

@@ -53,8 +53,12 @@ class _WebhooksUnderKills:
             self.assertIn(kind, outcome.types, report)
         self.assertEqual([], outcome.lost, report)
         self.assertEqual({}, outcome.unexplained(), report)
-        self.assertLessEqual(len(outcome.repeated), len(outcome.kills),
-                             report)
+        # One kill may leave several answered events unrecorded: the
+        # POSTs in flight ([notifications] delivery_workers, 16) and the
+        # answers waiting for the group commit under way, at most as
+        # many again.
+        for sender, repeats in outcome.repeats_by_sender().items():
+            self.assertLessEqual(repeats, 2 * 16, report)
 
 
 class TestWebhooksUnderKillsMySQL(_WebhooksUnderKills, base.BaseTestCase):

@@ -57,6 +57,18 @@ class OutcomeTest(base.BaseTestCase):
             [(10.0, 101), (19.0, 202), (28.0, 303)],
             {101: 10.2, 202: 19.1}))
 
+    def test_repeats_counted_by_first_sender(self):
+        outcome = self.tool.Outcome(
+            seconds=30, kills=[10.2], outbox={}, deliveries=[],
+            counts={'a': 2, 'b': 2, 'c': 1, 'd': 3},
+            types={}, unsigned=0,
+            copies={'a': [(19.0, 202), (10.0, 101)],
+                    'b': [(10.1, 101), (19.1, 202)],
+                    'c': [(11.0, 202)],
+                    'd': [(12.0, 303), (20.0, 202), (25.0, 202)]},
+            killed={101: 10.2, 303: 12.5}, recorded={}, requests='')
+        self.assertEqual({101: 2, 303: 1}, outcome.repeats_by_sender())
+
     def test_same_sender_unexplained(self):
         # 101 sent it twice; a kill of 101 in between explains nothing.
         self.assertUnexplained(self.outcome(
