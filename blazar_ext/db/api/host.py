@@ -48,7 +48,8 @@ def _capabilities_of(session, host_ids) -> dict:
     result = {host_id: {} for host_id in host_ids}
     if not host_ids:
         return result
-    rows = session.execute(_CAPABILITIES_OF, {'host_ids': list(host_ids)})
+    rows = session.connection().execute(_CAPABILITIES_OF,
+                                        {'host_ids': list(host_ids)})
     for host_id, name, value, private in rows:
         result[host_id][name] = {'value': value, 'private': private}
     return result
@@ -88,7 +89,8 @@ def host_get(context, host_id) -> dict:
     checked_id = _checked_id(host_id)
     with db_session.reader.using(context) as session:
         # Its columns, not an ORM object: the row is only shown.
-        row = session.execute(_HOST_BY_ID, {'id': checked_id}).first()
+        row = session.connection().execute(
+            _HOST_BY_ID, {'id': checked_id}).first()
         if row is None:
             raise exceptions.HostNotFound(host=host_id)
         values = dict(row._mapping)

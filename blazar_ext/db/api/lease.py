@@ -28,8 +28,9 @@ def retry(func):
 
 def _rows(session, query, params: dict | None = None) -> list:
     """Column dicts of a Core query: no ORM object per row, which cost
-    most of a list of a thousand leases."""
-    result = session.execute(query, params)
+    most of a list of a thousand leases. Run on the session's
+    connection: the ORM's execution path has nothing to do for it."""
+    result = session.connection().execute(query, params)
     keys = list(result.keys())
     return [dict(zip(keys, row)) for row in result.all()]
 

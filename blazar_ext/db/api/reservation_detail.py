@@ -100,7 +100,7 @@ class DetailTable:
         else:
             query, params = many, {'ids': reservation_ids}
         out, ids = {}, {}
-        for row in session.execute(query, params):
+        for row in session.connection().execute(query, params):
             values = dict(zip(names, row[2:]))
             out[row[1]] = self.from_row(values)
             ids[row[0]] = row[1]
