@@ -252,6 +252,15 @@ class TestLeasePlan(PlanTestCase):
         self.assertEqual(400, resp.status, resp.text)
         self.assertEqual(0, self.lease_count())
 
+    def test_unknown_trait_is_named_as_a_lease_create_names_it(self):
+        # The search compiles its host filter as the host plugin does
+        # (once, for the pool and the checks): same 400, same words.
+        self.add_host('h1')
+        body = self.plan([host_reservation(traits=['CUSTOM_NOPE'])],
+                         expect=400)
+        self.assertIn('physical:host reservation: traits: No such '
+                      'trait(s): CUSTOM_NOPE', body['error_message'])
+
 
 class TestFlexibleCreate(PlanTestCase):
 
