@@ -303,11 +303,7 @@ class Search:
             parsed = getattr(spec, 'parsed', None)
             if (spec['resource_type'] == 'physical:host'
                     and parsed is not None):
-                host_filter = slot_search.host_pool_filter(
-                    self.context, self.session,
-                    spec['hypervisor_properties'],
-                    spec['resource_properties'], parsed.traits,
-                    parsed.private_visible)
+                host_filter = self._host_filter(spec)
                 ids, gaps = slot_plan.keyed_gaps_from_rows(
                     slot_search.iter_host_busy_rows(
                         self.session, host_filter, low, high,
@@ -324,6 +320,18 @@ class Search:
             else:
                 pools.append(None)
         return pools
+
+    def _host_filter(self, spec):
+        # The plugin's own, compiled once per transaction, when it keeps
+        # one: the allocator's checks (``fits``) then reuse it.
+        plugin = self.plugins.get(spec['resource_type'])
+        if hasattr(plugin, 'pool_filter'):
+            return plugin.pool_filter(self.session, spec)
+        parsed = spec.parsed
+        return slot_search.host_pool_filter(
+            self.context, self.session, spec['hypervisor_properties'],
+            spec['resource_properties'], parsed.traits,
+            parsed.private_visible)
 
     def start_ranges(self, pools: list) -> list:
         """The ranges of starts every pooled reservation fits at; the

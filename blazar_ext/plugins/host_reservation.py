@@ -261,6 +261,13 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
                                       'filter': self._filter(session, spec)}
         return found
 
+    def pool_filter(self, session, spec: base.Spec):
+        """The condition over ComputeHost of ``spec``, compiled once per
+        transaction: the slot search reads its pool with it, then checks
+        each option (``candidates``) with it, rather than looking up its
+        capabilities and traits again for every check."""
+        return self._seen(session, spec)['filter']
+
     def reallocate(self, context, session, reservation_id: str,
                    spec: base.Spec, start: datetime.datetime,
                    end: datetime.datetime) -> list:
@@ -287,7 +294,7 @@ class HostReservationPlugin(base.DetailTableMixin, base.ResourcePlugin):
         if reservation_id is None:
             low, high = self._window(start, end)
             hosts = allocation_api.host_candidates(
-                session, self._filter(session, spec),
+                session, self.pool_filter(session, spec),
                 low, high, spec['max'], among=among, lock=False)
             self._require(len(hosts), spec)
             return hosts

@@ -3,7 +3,7 @@
 users of upstream Blazar answer the same question today.
 
     python tools/bench/slot_search.py [--hosts 1000,10000,50000]
-        [--per-host 10] [--runs 15] [--upstream-runs 3]
+        [--per-host 10] [--runs 15] [--upstream-runs 3] [--workdir DIR]
 
 For each host count: a fresh SQLite file, hosts with the 20 capabilities
 of tools/bench/seed.py (a third with gpu=True), --per-host reservations
@@ -24,6 +24,11 @@ computed in Python (per host, the gaps between its allocations; a sweep
 over the gaps long enough for the earliest starts where enough hosts are
 free): the medians of --upstream-runs, and the
 ratio of CPU times (the less load-dependent one).
+
+With --workdir, the seeded files are kept there (slot-HOSTS-PER.sqlite
+and its base date in slot-HOSTS-PER.json) and reused by later runs, so
+that two trees (one on PYTHONPATH) can be measured alternately on the
+same data; a reused file is good for the day after it was seeded.
 """
 
 import argparse
@@ -189,13 +194,32 @@ def median_ms(samples: list) -> float:
     return statistics.median(samples) * 1000
 
 
-def run(hosts: int, per_host: int, runs: int, upstream_runs: int) -> dict:
-    tmp = tempfile.mkdtemp(prefix='blazar-ext-bench-')
-    restore = lease_create.configure(os.path.join(tmp, 'bench.sqlite'))
+def seeded(hosts: int, per_host: int, workdir: str | None) -> tuple:
+    """(undo, base date, reservations, load seconds, directory to remove
+    or None): a fresh file, or the one kept in ``workdir``."""
+    tmp = workdir or tempfile.mkdtemp(prefix='blazar-ext-bench-')
+    name = os.path.join(tmp, 'slot-%d-%d' % (hosts, per_host))
+    kept = workdir is not None and os.path.exists(name + '.json')
+    restore = lease_create.configure(name + '.sqlite')
+    if kept:
+        with open(name + '.json') as f:
+            meta = json.load(f)
+        return (restore, datetime.datetime.fromisoformat(meta['base']),
+                meta['reservations'], 0.0, None)
     base = timeutils.utcnow().replace(second=0, microsecond=0) + DAY
     t0 = time.perf_counter()
     existing = load_reservations(load_hosts(hosts), per_host, base)
     load_s = time.perf_counter() - t0
+    if workdir is not None:
+        with open(name + '.json', 'w') as f:
+            json.dump({'base': base.isoformat(),
+                       'reservations': existing}, f)
+    return restore, base, existing, load_s, None if workdir else tmp
+
+
+def run(hosts: int, per_host: int, runs: int, upstream_runs: int,
+        workdir: str | None = None) -> dict:
+    restore, base, existing, load_s, tmp = seeded(hosts, per_host, workdir)
     results = {'hosts': hosts, 'reservations': existing, 'load_s': load_s}
     try:
         app = api_app.build(CONF)
@@ -231,7 +255,8 @@ def run(hosts: int, per_host: int, runs: int, upstream_runs: int) -> dict:
         CONF.reset()
         CONF.clear_override('connection', group='database')
         # A 50,000-host file is a gigabyte.
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
     return results
 
 
@@ -242,6 +267,8 @@ def main(argv=None) -> int:
     parser.add_argument('--per-host', type=int, default=10)
     parser.add_argument('--runs', type=int, default=15)
     parser.add_argument('--upstream-runs', type=int, default=3)
+    parser.add_argument('--workdir', default=None,
+                        help='Keep the seeded files here and reuse them.')
     args = parser.parse_args(argv)
     print(CALIBRATION % calibrate())
     print('%7s %9s %7s %-6s %6s %8s %14s %14s %7s %6s %s' % (
@@ -249,7 +276,8 @@ def main(argv=None) -> int:
         'plan wall/cpu', 'upstream w/c', 'ratio', 'load1',
         'first option (upstream\'s)'))
     for hosts in [int(h) for h in args.hosts.split(',')]:
-        r = run(hosts, args.per_host, args.runs, args.upstream_runs)
+        r = run(hosts, args.per_host, args.runs, args.upstream_runs,
+                args.workdir)
         print('  (calibration before these runs: %.0f ms)'
               % r['calibration_ms'])
         for name in ('small', 'large'):

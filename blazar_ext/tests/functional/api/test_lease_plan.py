@@ -3,11 +3,13 @@ through the whole service."""
 
 import datetime
 import random
+from unittest import mock
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
 from sqlalchemy import orm
 
+from blazar_ext.db.api import host_filter
 from blazar_ext.db.api import slot_search
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.query import slot_plan
@@ -115,6 +117,20 @@ class TestLeasePlan(PlanTestCase):
         self.assertEqual([(self.at(0), self.at(3))],
                          [(o['start_date'], o['end_date'])
                           for o in options])
+
+    def test_host_filter_compiled_once_per_search(self):
+        # The pool's read and every check of an option share one
+        # compiled filter: its capabilities and traits are looked up once.
+        self.add_host('h1')
+        self.create('a', start=self.at(3), end=self.at(5))
+        self.create('b', start=self.at(8), end=self.at(20))
+        with mock.patch.object(host_filter, 'build',
+                               wraps=host_filter.build) as build:
+            options = self.plan([host_reservation()], prefer='longest',
+                                min_duration=3600, max_duration=4 * 3600,
+                                with_resources=True)
+        self.assertEqual(3, len(options))
+        self.assertEqual(1, build.call_count)
 
     def test_instances_mixed_with_hosts_and_floatingips(self):
         # Two hosts of 8 VCPUs; instances take capacity from the one the
@@ -235,6 +251,15 @@ class TestLeasePlan(PlanTestCase):
         resp = self.request('POST', '/v1/leases/plan', {})
         self.assertEqual(400, resp.status, resp.text)
         self.assertEqual(0, self.lease_count())
+
+    def test_unknown_trait_is_named_as_a_lease_create_names_it(self):
+        # The search compiles its host filter as the host plugin does
+        # (once, for the pool and the checks): same 400, same words.
+        self.add_host('h1')
+        body = self.plan([host_reservation(traits=['CUSTOM_NOPE'])],
+                         expect=400)
+        self.assertIn('physical:host reservation: traits: No such '
+                      'trait(s): CUSTOM_NOPE', body['error_message'])
 
 
 class TestFlexibleCreate(PlanTestCase):
