@@ -114,6 +114,19 @@ def _children(pid: int) -> list:
     return direct + [g for c in direct for g in _children(c)]
 
 
+def stop(processes) -> None:
+    """SIGTERM, so that gunicorn and granian stop their worker processes
+    too; SIGKILL after 10 s."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(('127.0.0.1', 0))
@@ -188,9 +201,7 @@ def main() -> int:
         results = measure(ports, {n: p.pid for n, p in processes.items()},
                           args.turns, args.block)
     finally:
-        for process in processes.values():
-            process.kill()
-            process.wait()
+        stop(processes.values())
     floor_ms = results['floor (socket)'][0]
     print('%d turns of %d requests each (the first warms up), one '
           'keep-alive client; load average %.2f'
