@@ -12,6 +12,7 @@ import oslo_messaging as messaging
 from oslo_serialization import jsonutils
 
 from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import outbox as outbox_api
 from blazar_ext import exceptions
 from blazar_ext.manager import budgets
 from blazar_ext.manager import extension
@@ -106,7 +107,7 @@ class ManagerEndpoint:
             lease = self.leases.create_lease(context, values,
                                              private_visible)
         if return_lease:
-            return jsonutils.to_primitive(lease, convert_datetime=True)
+            return outbox_api.primitive(lease)
         return {'id': lease['id']}
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)

@@ -380,7 +380,7 @@ def run(name: str, url: str, database: str, requests: list, args,
         try:
             if name.startswith('create'):
                 return compare(api_port, floor_port, requests,
-                               args.create_reps, warm=2)
+                               args.create_reps, warm=2, block=args.block)
             return compare(api_port, floor_port, requests, args.reps,
                            block=args.block)
         finally:
