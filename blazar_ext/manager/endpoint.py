@@ -12,6 +12,7 @@ import oslo_messaging as messaging
 from oslo_serialization import jsonutils
 
 from blazar_ext.db.api import capability as capability_api
+from blazar_ext.db.api import outbox as outbox_api
 from blazar_ext import exceptions
 from blazar_ext.manager import budgets
 from blazar_ext.manager import extension
@@ -86,13 +87,18 @@ class ManagerEndpoint:
         return plugin.get_resource(context, resource_id)
 
     # Leases (1.1). Return values are JSON primitives; the API reads the
-    # lease back from the database to answer. private_visible (1.2) is the
-    # API's policy decision; an older API does not send it, and the caller
-    # then may not name private capabilities.
+    # lease back from the database to answer, but for a create asked with
+    # return_lease (1.8). private_visible (1.2) is the API's policy
+    # decision; an older API does not send it, and the caller then may not
+    # name private capabilities.
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)
     def create_lease(self, context, values: dict,
-                     private_visible: bool = False) -> dict:
+                     private_visible: bool = False,
+                     return_lease: bool = False) -> dict:
+        """{'id': the new lease's id}; with ``return_lease`` (1.8) the
+        lease as read in its transaction, with details and events, as JSON
+        primitives (what the API would read back after the commit)."""
         if 'not_after' in values and 'start_date' not in values:
             # A flexible lease: the first slot that fits (manager/plan).
             lease = plan.create_flexible(self.leases, context, values,
@@ -100,6 +106,8 @@ class ManagerEndpoint:
         else:
             lease = self.leases.create_lease(context, values,
                                              private_visible)
+        if return_lease:
+            return outbox_api.primitive(lease)
         return {'id': lease['id']}
 
     @messaging.expected_exceptions(exceptions.BlazarExtException)

@@ -417,17 +417,19 @@ def run(name: str, url: str, database: str, requests: list, args,
             requests = [(label, path.replace('{lease}', lease), headers)
                         for label, path, headers in requests]
         plan = record(url, requests, recorder)
+        creates = name.startswith('create')
+        # Each create writes: a second floor's writes would pile up on
+        # the same file, so creates have no server floor.
+        sides = [('floor', '--serve-floor')] + (
+            [] if creates else [('server', '--serve-floor-wsgi')])
         ports = {'api': api_port}
-        for side, mode in (('server', '--serve-floor-wsgi'),
-                           ('floor', '--serve-floor')):
+        for side, mode in sides:
             process, ports[side] = start_floor(database, plan,
                                                args.workdir, mode)
             floors.append(process)
-        if name.startswith('create'):
-            # Each create writes: the floors' would pile up, so the
-            # server floor is left out of creates.
-            del ports['server']
-            return compare(ports, requests, args.create_reps, warm=2)
+        if creates:
+            return compare(ports, requests, args.create_reps, warm=2,
+                           block=args.block)
         return compare(ports, requests, args.reps, block=args.block)
     finally:
         for process in floors:

@@ -11,6 +11,7 @@ race raises AllocationRace, and the caller's transaction is retried.
 import datetime
 import threading
 
+from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from blazar_ext.db.models import floatingip as fip_models
@@ -82,7 +83,11 @@ def host_candidates(session, host_filter, start: datetime.datetime,
     if not lock:
         return list(session.scalars(query))
     ids = list(session.scalars(query.with_for_update()))
-    _recheck_hosts(session, ids, start, end, exclude_reservation_id)
+    if session.get_bind().dialect.name != 'sqlite':
+        # SQLite: the writer transaction took the database's write lock
+        # before it read (db.session._Writer), so no other writer can
+        # have committed since; there is nothing to check again.
+        _recheck_hosts(session, ids, start, end, exclude_reservation_id)
     return ids
 
 
@@ -113,14 +118,20 @@ def host_allocations_of(session, reservation_id: str) -> list:
         .order_by(alloc.compute_host_id)))
 
 
+_INSERT_HOST_ALLOCATION = sa.insert(
+    lease_models.ComputeHostAllocation.__table__)
+
+
 def allocate_hosts(session, reservation_id: str, host_ids,
                    start: datetime.datetime, end: datetime.datetime) -> None:
-    """Hold hosts for a reservation over [start, end] (the lease window)."""
-    for host_id in host_ids:
-        session.add(lease_models.ComputeHostAllocation(
-            compute_host_id=host_id, reservation_id=reservation_id,
-            start_date=start, end_date=end))
-    session.flush()
+    """Hold hosts for a reservation over [start, end] (the lease window),
+    in one statement: rows, not ORM objects (whose flush also read back
+    the generated start_us and end_us, which nothing uses)."""
+    if host_ids:
+        session.execute(_INSERT_HOST_ALLOCATION, [
+            {'id': uuidutils.generate_uuid(), 'compute_host_id': host_id,
+             'reservation_id': reservation_id, 'start_date': start,
+             'end_date': end} for host_id in host_ids])
 
 
 def release_hosts(session, reservation_id: str, host_ids=None) -> None:

@@ -182,37 +182,50 @@ def lease_list(context, project_id: str | None = None,
 # Writing: the manager opens the writer transaction and calls these with
 # its session, between its calls to the resource plugins.
 
+# Inserted as table rows, not ORM objects: the unit of work of an object
+# flushed at once cost more than its statement. The columns' defaults (id,
+# created_at, flags) apply as for an object.
+_INSERT_LEASE = sa.insert(_LEASES)
+_INSERT_RESERVATION = sa.insert(_RESERVATIONS)
+_INSERT_EVENT = sa.insert(_EVENTS)
+
+
 def lease_insert(session, values: dict) -> str:
     """Insert a lease row; its id."""
-    lease = models.Lease(**values)
-    session.add(lease)
-    session.flush()
-    return lease.id
+    return session.execute(_INSERT_LEASE, values).inserted_primary_key[0]
 
 
 def reservation_insert(session, lease_id: str, resource_type: str,
                        status: str) -> str:
     """Insert a reservation row (its detail is the plugin's); its id."""
-    reservation = models.Reservation(
-        lease_id=lease_id, resource_type=resource_type, status=status)
-    session.add(reservation)
-    session.flush()
-    return reservation.id
+    return session.execute(_INSERT_RESERVATION, {
+        'lease_id': lease_id, 'resource_type': resource_type,
+        'status': status}).inserted_primary_key[0]
+
+
+_SET_RESOURCE = (sa.update(_RESERVATIONS)
+                 .where(_RESERVATIONS.c.id == sa.bindparam('reservation'))
+                 .values(resource_id=sa.bindparam('resource')))
 
 
 def reservation_set_resource(session, reservation_id: str,
                              resource_id: str | None) -> None:
-    """Point a reservation at its detail row (Blazar's resource_id)."""
-    session.execute(sa.update(models.Reservation).where(
-        models.Reservation.id == reservation_id)
-        .values(resource_id=resource_id))
+    """Point a reservation at its detail row (Blazar's resource_id).
+    The row's, not an ORM object's: the reservation was inserted so."""
+    session.execute(_SET_RESOURCE, {'reservation': reservation_id,
+                                    'resource': resource_id})
 
 
 def lease_read(session, lease_id: str, lock: bool = False) -> dict:
     """The lease as a dict, without details (read fresh, optionally
     locked); LeaseNotFound."""
     session.expire_all()
-    return _to_dicts(session, [_get_model(session, lease_id, lock=lock)])[0]
+    if lock:
+        return _to_dicts(session, [_get_model(session, lease_id,
+                                              lock=True)])[0]
+    # Columns, not an ORM object: the same values, without the
+    # entity's loading.
+    return _to_dicts(session, [_get_row(session, lease_id)])[0]
 
 
 _LEASES_BY_IDS = sa.select(_LEASES).where(
@@ -246,7 +259,7 @@ def events_insert(session, lease_id: str, events: list) -> None:
     """The UNDONE events of a lease just inserted, in one statement (no
     row to lock or replace yet, unlike set_events)."""
     if events:
-        session.execute(sa.insert(models.Event), [
+        session.execute(_INSERT_EVENT, [
             dict(event, lease_id=lease_id, status=states.Event.UNDONE)
             for event in events])
 

@@ -54,14 +54,19 @@ class DetailTable:
 
     # Detail rows
 
+    @functools.cached_property
+    def _insert(self) -> sa.Insert:
+        # A row, not an ORM object (whose unit of work cost more than
+        # the statement); the columns' defaults (id, created_at) apply.
+        return sa.insert(self.model.__table__)
+
     def add(self, session, reservation_id: str, spec: dict) -> str:
         """Insert the detail row; its id (the reservation's resource_id)."""
-        detail = self.model(reservation_id=reservation_id,
-                            **self.to_row(spec))
-        session.add(detail)
-        session.flush()
-        self.after_write(session, detail.id, spec, created=True)
-        return detail.id
+        detail_id = session.execute(self._insert, dict(
+            self.to_row(spec), reservation_id=reservation_id)
+        ).inserted_primary_key[0]
+        self.after_write(session, detail_id, spec, created=True)
+        return detail_id
 
     def update(self, session, reservation_id: str, spec: dict) -> None:
         model = self.model

@@ -65,11 +65,23 @@ class TestRPCVersionPin(base.LeaseTestCase):
         # Resources go through the generic call (1.3).
         self.assertEqual(['1.3'], self.wire.versions('resource_call'))
         self.assertEqual([], self.wire.versions('create_host'))
-        # create_lease last changed in 1.4 (flexible leases).
-        self.assertEqual(['1.4'], self.wire.versions('create_lease'))
+        # create_lease last changed in 1.8 (the lease in its answer).
+        self.assertEqual(['1.8'], self.wire.versions('create_lease'))
         [args] = [a for name, _v, a in self.wire.sent
                   if name == 'create_lease']
         self.assertIn('private_visible', args)
+        self.assertIn('return_lease', args)
+
+    def test_pinned_below_1_8_create_is_1_4_and_read_back(self):
+        self.conf.set_override('rpc_version', '1.7', group='manager')
+        manager_client.reset_client()
+        self.add_host('h1')
+        lease = self.create()
+        self.assertEqual(['1.4'], self.wire.versions('create_lease'))
+        [args] = [a for name, _v, a in self.wire.sent
+                  if name == 'create_lease']
+        self.assertNotIn('return_lease', args)
+        self.assertEqual(lease, self.show(lease['id']))
 
     def test_pinned_below_1_3_resources_use_the_per_type_calls(self):
         # A 1.2 manager has no resource_call: the API speaks its per-type
