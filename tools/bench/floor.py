@@ -363,7 +363,22 @@ def start_floor(database: str, plan: dict, workdir: str,
         [sys.executable, os.path.abspath(__file__), mode,
          database, plan_file, str(port)], stdout=subprocess.PIPE)
     process.stdout.readline()
+    _wait_listening(port)
     return process, port
+
+
+def _wait_listening(port: int, timeout: float = 30) -> None:
+    """Until ``port`` accepts connections (blazar_ext's server says it is
+    ready before it binds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(('127.0.0.1', port), 1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def timed(conn: http.client.HTTPConnection, path: str, headers: dict,
@@ -472,6 +487,7 @@ def main() -> int:
                         'other)')
     args = parser.parse_args()
     args.workdir = args.workdir or tempfile.mkdtemp(prefix='floor-')
+    os.makedirs(args.workdir, exist_ok=True)
     recorder = Recorder()
     print('workdir %s; %d repetitions each, alternating in turns of %d; '
           'SQLite; blazar-ext-all-in-one against its floor'
