@@ -77,6 +77,29 @@ def wait_until(driver, script: str, timeout: float = 30.0, *args):
         time.sleep(0.05)
 
 
+def hover(driver, selector: str, attempts: int = 5):
+    """Point at the element ``selector`` finds; the element.
+
+    The calendar redraws its bars as its data arrives (each view's
+    answer, the series panel's): an element found just before a redraw
+    is gone when the pointer moves to it (selenium's "stale element").
+    It is then found again, up to ``attempts`` times.
+    """
+    from selenium.common import exceptions
+    from selenium import webdriver
+
+    for attempt in range(attempts):
+        element = driver.find_element('css selector', selector)
+        try:
+            webdriver.ActionChains(driver).move_to_element(
+                element).perform()
+            return element
+        except exceptions.StaleElementReferenceException:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.1)
+
+
 def wait_rendered(driver, timeout: float = 60.0) -> None:
     """Until the calendar has drawn its first data."""
     wait_until(driver, 'document.documentElement.dataset.rendered',

@@ -60,10 +60,8 @@ class TestCalendarBars(CalendarBrowserTestCase):
         self.assertEqual(expected, drawn)
         self.assertIn('3 hosts', self.text('status'))
         # Pointing at a bar tells its lease.
-        bar = self.driver.find_element(
-            'css selector', 'rect.bar[data-lease="%s"]'
-            % self.admin_lease['id'])
-        webdriver.ActionChains(self.driver).move_to_element(bar).perform()
+        browser.hover(self.driver, 'rect.bar[data-lease="%s"]'
+                      % self.admin_lease['id'])
         browser.wait_until(self.driver,
                            '!document.getElementById("tooltip").hidden')
         self.assertEqual('admin-lease (PENDING)\nproject admin\n%s → %s UTC'
@@ -141,10 +139,9 @@ class TestCalendarBars(CalendarBrowserTestCase):
         self.assertEqual([('reserved', self.at(2), self.at(6)),
                           ('reserved', self.at(10), self.at(20)),
                           ('reserved', self.at(10), self.at(20))], others)
-        bar = self.driver.find_element(
-            'css selector', 'rect.bar[data-start="%s"]:not([data-lease="%s"])'
-            % (self.at(10), self.alice_lease['id']))
-        webdriver.ActionChains(self.driver).move_to_element(bar).perform()
+        browser.hover(self.driver,
+                      'rect.bar[data-start="%s"]:not([data-lease="%s"])'
+                      % (self.at(10), self.alice_lease['id']))
         browser.wait_until(self.driver,
                            '!document.getElementById("tooltip").hidden')
         tip = self.driver.find_element('id', 'tooltip')
@@ -472,10 +469,8 @@ class TestCalendarSeries(CalendarBrowserTestCase):
         self.click('#series-list .series-name')
         browser.wait_until(self.driver, 'document.querySelectorAll('
                            '"#bars rect.series-chosen").length === 3')
-        bar = self.driver.find_element(
-            'css selector', 'rect.bar[data-lease="%s"]' % occurrences[1][
-                'lease_id'])
-        webdriver.ActionChains(self.driver).move_to_element(bar).perform()
+        browser.hover(self.driver, 'rect.bar[data-lease="%s"]'
+                      % occurrences[1]['lease_id'])
         browser.wait_until(self.driver,
                            '!document.getElementById("tooltip").hidden')
         self.assertIn('series lab: occurrence 2 of 3 (FREQ=DAILY;COUNT=3, '
@@ -493,9 +488,7 @@ class TestCalendarSeries(CalendarBrowserTestCase):
         browser.settle(self.driver)
         self.assertEqual([[self.window['lease_id'], None]],
                          self.marked('.maintenance'))
-        bar = self.driver.find_element(
-            'css selector', 'rect.bar.maintenance')
-        webdriver.ActionChains(self.driver).move_to_element(bar).perform()
+        browser.hover(self.driver, 'rect.bar.maintenance')
         browser.wait_until(self.driver,
                            '!document.getElementById("tooltip").hidden')
         self.assertIn('maintenance scheduled: new disks',
