@@ -32,14 +32,17 @@ class TestLeaseUpdate(base.LeaseTestCase):
     def test_change_dates_moves_events_and_window(self):
         self.add_host('h1')
         lease = self.create(start=60, end=120)
-        updated = self.put(lease['id'], {'start_date': _date(200),
-                                         'end_date': _date(300)})
-        self.assertEqual(_date(200), updated['start_date'][:16]
+        # Written once: a minute may turn between the request and the
+        # assertions.
+        start, end = _date(200), _date(300)
+        updated = self.put(lease['id'], {'start_date': start,
+                                         'end_date': end})
+        self.assertEqual(start, updated['start_date'][:16]
                          .replace('T', ' '))
         times = {e['event_type']: e['time'][:16].replace('T', ' ')
                  for e in updated['events']}
-        self.assertEqual(_date(200), times['start_lease'])
-        self.assertEqual(_date(300), times['end_lease'])
+        self.assertEqual(start, times['start_lease'])
+        self.assertEqual(end, times['end_lease'])
         # The old window is free now, the new one taken.
         self.create(name='old-window', start=60, end=120)
         self.create(name='new-window', start=250, end=260, expect=409)
@@ -364,15 +367,19 @@ class TestBeforeEndFollowsTheEnd(base.LeaseTestCase):
 
     def test_an_explicit_before_end_keeps_its_distance(self):
         self.add_host('h1')
-        lease = self.create(start=60, end=120, before_end_date=_date(100))
-        self.assertEqual(_date(100), self.before_end(lease['id'])['time'][
+        # Written once: a minute may turn between a request and its
+        # assertion.
+        before_end, end, moved, given = (_date(100), _date(200),
+                                         _date(180), _date(150))
+        lease = self.create(start=60, end=120, before_end_date=before_end)
+        self.assertEqual(before_end, self.before_end(lease['id'])['time'][
             :16].replace('T', ' '))
-        self.put(lease['id'], {'end_date': _date(200)})
-        self.assertEqual(_date(180), self.before_end(lease['id'])['time'][
+        self.put(lease['id'], {'end_date': end})
+        self.assertEqual(moved, self.before_end(lease['id'])['time'][
             :16].replace('T', ' '))
         # Given again, it is where it is given.
-        self.put(lease['id'], {'before_end_date': _date(150)})
-        self.assertEqual(_date(150), self.before_end(lease['id'])['time'][
+        self.put(lease['id'], {'before_end_date': given})
+        self.assertEqual(given, self.before_end(lease['id'])['time'][
             :16].replace('T', ' '))
 
     def test_a_rename_leaves_a_run_before_end_alone(self):
