@@ -49,6 +49,21 @@ def tool_module(name: str):
     return sys.modules[module_name]
 
 
+class ChaosTool(fixtures.Fixture):
+    """tools/chaos/<name>.py imported as ``module``, its sibling
+    chaoslib importable by name while the fixture is in place."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def _setUp(self):
+        chaos_dir = os.path.dirname(tool_path('chaos/chaoslib'))
+        self.useFixture(fixtures.MonkeyPatch('sys.path',
+                                             [chaos_dir] + sys.path))
+        self.module = tool_module('chaos/' + self.name)
+
+
 _TEMPLATE_LOCK = threading.Lock()
 _TEMPLATE = None
 # Made at import, before oslotest points TMPDIR at a per-test directory.

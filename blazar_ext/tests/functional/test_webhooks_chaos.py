@@ -2,18 +2,10 @@
 tools/chaos/webhooks_kill.py's run, shortened (its long version runs for
 minutes)."""
 
-import os
-import sys
-
 import fixtures
 from oslotest import base
 
 from blazar_ext.tests import fixtures as blazar_fixtures
-
-
-def _webhooks_kill():
-    """tools/chaos/webhooks_kill.py, which imports its sibling chaoslib."""
-    return blazar_fixtures.tool_module('chaos/webhooks_kill')
 
 
 class _WebhooksUnderKills:
@@ -31,11 +23,8 @@ class _WebhooksUnderKills:
 
     def setUp(self):
         super().setUp()
-        chaos_dir = os.path.dirname(blazar_fixtures.tool_path(
-            'chaos/chaoslib'))
-        self.useFixture(fixtures.MonkeyPatch(
-            'sys.path', [chaos_dir] + sys.path))
-        self.tool = _webhooks_kill()
+        self.tool = self.useFixture(
+            blazar_fixtures.ChaosTool('webhooks_kill')).module
         reason = self.tool.chaoslib.skip_reason(self.BACKEND)
         if reason:
             self.skipTest(reason)

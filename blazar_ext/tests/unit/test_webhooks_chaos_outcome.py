@@ -4,9 +4,7 @@ claimant, not by timing."""
 
 import os
 import socket
-import sys
 
-import fixtures
 from oslotest import base
 
 from blazar_ext.tests import fixtures as blazar_fixtures
@@ -18,11 +16,8 @@ class OutcomeTest(base.BaseTestCase):
 
     def setUp(self):
         super().setUp()
-        chaos_dir = os.path.dirname(blazar_fixtures.tool_path(
-            'chaos/chaoslib'))
-        self.useFixture(fixtures.MonkeyPatch(
-            'sys.path', [chaos_dir] + sys.path))
-        self.tool = blazar_fixtures.tool_module('chaos/webhooks_kill')
+        self.tool = self.useFixture(
+            blazar_fixtures.ChaosTool('webhooks_kill')).module
 
     def outcome(self, copies: list, killed: dict, recorded: int = 1):
         """One event received as ``copies`` [(when, sender pid)]."""
@@ -111,11 +106,8 @@ class SenderPidTest(base.BaseTestCase):
 
     def setUp(self):
         super().setUp()
-        chaos_dir = os.path.dirname(blazar_fixtures.tool_path(
-            'chaos/chaoslib'))
-        self.useFixture(fixtures.MonkeyPatch(
-            'sys.path', [chaos_dir] + sys.path))
-        self.tool = blazar_fixtures.tool_module('chaos/webhooks_kill')
+        self.tool = self.useFixture(
+            blazar_fixtures.ChaosTool('webhooks_kill')).module
         server = socket.create_server(('127.0.0.1', 0))
         self.addCleanup(server.close)
         self.server_port = server.getsockname()[1]
