@@ -144,18 +144,21 @@ def host_pages(context, include_private: bool, marker=None,
     """
     page_size = page_size or PAGE_SIZE
     after = _marker_id(context, marker) if marker is not None else None
-    query = _host_json_query(
+    first, following = _host_json_pages(
         include_private,
         None if capabilities is None else frozenset(capabilities),
         tuple(columns))
     left = limit
     while left is None or left > 0:
         size = page_size if left is None else min(page_size, left)
-        page_query = query.limit(size)
-        if after is not None:
-            page_query = page_query.where(models.ComputeHost.id > after)
         with db_session.reader.using(context) as session:
-            page = session.execute(page_query).all()
+            # Prebuilt statements, their limit and marker bound: a
+            # statement made per request had its cache key computed on
+            # each execution, a traversal of every member's expression
+            # (a tenth of a short listing's CPU).
+            page = session.connection().execute(
+                first if after is None else following,
+                {'size': size, 'after': after}).all()
         if page:
             yield page
         if len(page) < size:
@@ -174,13 +177,23 @@ def _marker_id(context, marker):
 
 
 @functools.lru_cache(maxsize=64)
+def _host_json_pages(include_private: bool, wanted: frozenset | None,
+                     columns: tuple) -> tuple:
+    """(first page, page after ``after``) of _host_json_query, at most
+    ``size`` rows each (bound parameters)."""
+    query = _host_json_query(include_private, wanted, columns).limit(
+        sa.bindparam('size', type_=sa.Integer))
+    return query, query.where(
+        models.ComputeHost.id > sa.bindparam('after'))
+
+
 def _host_json_query(include_private: bool, wanted: frozenset | None,
                      columns: tuple) -> sa.Select:
     """SELECT id, JSON text of each host, in id order.
 
-    Built once per set of arguments and kept: a statement is immutable,
-    and building this one (an expression per column and capability) cost
-    a third of a short listing.
+    Built once per set of arguments and kept (by _host_json_pages): a
+    statement is immutable, and building this one (an expression per
+    column and capability) cost a third of a short listing.
     """
     hosts = models.ComputeHost.__table__.c
     members = []
