@@ -263,8 +263,9 @@ def property_list(context, resource_type: str, include_private: bool,
                         sa.select(names.capability_name, names.private)
                         .where(*where, sa.exists().where(
                             _SUMMARY.c.capability_id == names.id))))]
-        rows = session.execute(_DETAIL[bool(include_private)],
-                               {'resource_type': resource_type}).all()
+        rows = session.connection().execute(
+            _DETAIL[bool(include_private)],
+            {'resource_type': resource_type}).all()
     return [{'property': name, 'private': private,
              'values': _sorted_values(json.loads(values))}
             for name, private, values in sorted(rows)]

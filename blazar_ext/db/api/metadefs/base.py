@@ -56,8 +56,10 @@ def associations_of(session, namespace_ids) -> dict:
     result = {nid: [] for nid in namespace_ids}
     if not namespace_ids:
         return result
-    rows = session.execute(_ASSOCIATIONS_OF,
-                           {'namespace_ids': list(namespace_ids)})
+    # On the session's connection: a column query has nothing for the
+    # ORM's execution path to do.
+    rows = session.connection().execute(
+        _ASSOCIATIONS_OF, {'namespace_ids': list(namespace_ids)})
     for row in rows:
         result[row.namespace_id].append(association_dict(row, row.name))
     return result

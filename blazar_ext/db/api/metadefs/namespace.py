@@ -1,5 +1,7 @@
 """Metadefs namespaces, with their embedded definitions on create/show."""
 
+import functools
+
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
@@ -39,31 +41,23 @@ def namespace_list(context, visible_to: str | None = None,
     seen; an unknown or invisible marker is Invalid.
     """
     ns = models.MetadefNamespace
+    query = _filtered(visible_to is not None, visibility is not None,
+                      bool(resource_types))
+    params = {'visible_to': visible_to, 'visibility': visibility,
+              'resource_types': list(resource_types or ()), 'limit': limit}
+    column = getattr(ns, sort_key)
+    desc = sort_dir == 'desc'
     with db_session.reader.using(context) as session:
-        # Columns, not ORM objects: rows are only read and shown.
-        query = sa.select(ns.__table__)
-        if visible_to is not None:
-            query = query.where(sa.or_(ns.visibility == 'public',
-                                       ns.owner == visible_to))
-        if visibility is not None:
-            query = query.where(ns.visibility == visibility)
-        if resource_types:
-            rt = models.MetadefResourceType
-            assoc = models.MetadefNamespaceResourceType
-            query = query.where(sa.exists().where(
-                assoc.namespace_id == ns.id,
-                assoc.resource_type_id == rt.id,
-                rt.name.in_(resource_types)))
-        column = getattr(ns, sort_key)
-        desc = sort_dir == 'desc'
-        if marker is not None:
-            query = query.where(_after(session, query, column, desc, marker))
-        order = [column.desc() if desc else column.asc(),
-                 ns.id.desc() if desc else ns.id.asc()]
-        query = query.order_by(*order)
-        if limit is not None:
-            query = query.limit(limit)
-        rows = session.execute(query).all()
+        # Columns, not ORM objects, on the session's connection: rows are
+        # only read and shown.
+        connection = session.connection()
+        if marker is None:
+            page = _page(query, sort_key, desc, limit is not None)
+        else:  # rare: the statement is built for the marker's row
+            page = _ordered(query.where(_after(
+                connection, query, params, column, desc, marker)),
+                sort_key, desc, limit is not None)
+        rows = connection.execute(page, params).all()
         assocs = base.associations_of(session, [r.id for r in rows])
         out = []
         for row in rows:
@@ -73,10 +67,56 @@ def namespace_list(context, visible_to: str | None = None,
         return out
 
 
-def _after(session, query, column, desc: bool, marker: str):
+@functools.lru_cache(maxsize=None)
+def _filtered(visible: bool, by_visibility: bool,
+              by_types: bool) -> sa.Select:
+    """The namespaces of a listing's filters (bound parameters
+    ``visible_to``, ``visibility``, ``resource_types``). Built once per
+    combination: building a statement cost as much as running it on a
+    short page, and a prebuilt one keeps its cache key."""
+    ns = models.MetadefNamespace
+    query = sa.select(ns.__table__)
+    if visible:
+        query = query.where(sa.or_(ns.visibility == 'public',
+                                   ns.owner == sa.bindparam('visible_to')))
+    if by_visibility:
+        query = query.where(ns.visibility == sa.bindparam('visibility'))
+    if by_types:
+        rt = models.MetadefResourceType
+        assoc = models.MetadefNamespaceResourceType
+        query = query.where(sa.exists().where(
+            assoc.namespace_id == ns.id,
+            assoc.resource_type_id == rt.id,
+            rt.name.in_(sa.bindparam('resource_types', expanding=True))))
+    return query
+
+
+def _ordered(query: sa.Select, sort_key: str, desc: bool,
+             limited: bool) -> sa.Select:
+    """``query`` in the sort order, ties by id; at most ``limit`` rows
+    (a bound parameter) if ``limited``."""
+    ns = models.MetadefNamespace
+    column = getattr(ns, sort_key)
+    query = query.order_by(column.desc() if desc else column.asc(),
+                           ns.id.desc() if desc else ns.id.asc())
+    if limited:
+        query = query.limit(sa.bindparam('limit', type_=sa.Integer))
+    return query
+
+
+@functools.lru_cache(maxsize=None)
+def _page(query: sa.Select, sort_key: str, desc: bool,
+          limited: bool) -> sa.Select:
+    """_ordered, built once per filtered statement and order."""
+    return _ordered(query, sort_key, desc, limited)
+
+
+def _after(connection, query, params: dict, column, desc: bool,
+           marker: str):
     """The keyset condition for rows after ``marker`` in the sort order."""
     ns = models.MetadefNamespace
-    row = session.execute(query.where(ns.namespace == marker)).first()
+    row = connection.execute(query.where(ns.namespace == marker),
+                             params).first()
     if row is None:
         raise exceptions.Invalid(
             reason='marker %s is not a namespace you can see' % marker)

@@ -19,13 +19,17 @@ def _to_dict(row) -> dict:
             'updated_at': row.updated_at or row.created_at}
 
 
+# Built once, run on the session's connection: its columns, not ORM
+# objects, are shown.
+_ALL = (sa.select(models.MetadefResourceType.__table__)
+        .order_by(models.MetadefResourceType.id))
+
+
 def resource_type_list(context) -> list:
     """Every resource type, oldest first: Glance reads them unsorted, in
     the order of their rows."""
     with db_session.reader.using(context) as session:
-        rows = session.scalars(sa.select(models.MetadefResourceType)
-                               .order_by(models.MetadefResourceType.id))
-        return [_to_dict(r) for r in rows]
+        return [_to_dict(r) for r in session.connection().execute(_ALL)]
 
 
 def _get_or_create(session, name: str):
@@ -139,8 +143,9 @@ def catalog_properties(context, resource_type: str,
     """
     query = _CATALOG[visible_to is not None]
     with db_session.reader.using(context) as session:
-        rows = session.execute(query, {'resource_type': resource_type,
-                                       'visible_to': visible_to})
+        rows = session.connection().execute(
+            query, {'resource_type': resource_type,
+                    'visible_to': visible_to})
         out = {}
         for namespace, prefix, name, blob in rows:
             schema = base.load_json(blob) or {}
