@@ -43,11 +43,15 @@ def floatingips_get(context, fip_ids) -> list:
                 models.FloatingIP.id.in_(fip_ids)))]
 
 
+# Built once; its rows, not ORM objects, are shown.
+_ALL = sa.select(models.FloatingIP.__table__).order_by(
+    models.FloatingIP.created_at, models.FloatingIP.id)
+
+
 def floatingip_list(context) -> list:
     with db_session.reader.using(context) as session:
-        return [f.to_dict() for f in session.scalars(
-            sa.select(models.FloatingIP).order_by(
-                models.FloatingIP.created_at, models.FloatingIP.id))]
+        return [dict(row._mapping)
+                for row in session.connection().execute(_ALL)]
 
 
 def floatingip_create(context, values: dict) -> dict:

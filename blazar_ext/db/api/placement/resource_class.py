@@ -48,9 +48,13 @@ def ids_by_name_if_present(session, names) -> dict:
         _RC.name.in_(sorted(set(names))))).all())
 
 
+# Built once, run on the session's connection (a column query).
+_NAMES = sa.select(_RC.name).order_by(_RC.id)
+
+
 def list_classes(context) -> list:
     with db_session.reader.using(context) as session:
-        return list(session.scalars(sa.select(_RC.name).order_by(_RC.id)))
+        return session.connection().execute(_NAMES).scalars().all()
 
 
 def class_exists(context, name: str) -> bool:

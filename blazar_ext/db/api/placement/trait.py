@@ -178,7 +178,10 @@ def list_traits(context, name_in=None, starts_with=None,
         # Sorted here: ORDER BY follows the database's collation, and a
         # PostgreSQL database made in an English locale sorts CUSTOM_B_2
         # before CUSTOM_B2 (SQLite and MySQL's utf8mb4_bin after).
-        return sorted(session.scalars(query, params))
+        # On the connection: a column query has nothing for the ORM's
+        # execution path to do.
+        return sorted(session.connection().execute(query, params)
+                      .scalars().all())
 
 
 def trait_exists(context, name: str) -> bool:
