@@ -94,12 +94,24 @@ def prepare() -> None:
     _db_retries().labels('deadlock')
 
 
+# (counter, histogram) children of each (family, method, route, status):
+# prometheus_client validates and looks up the labels on every labels()
+# call. As bounded as the series themselves (route templates, not paths).
+_REQUEST_SERIES: dict = {}
+
+
 def observe_request(family: str, method: str, route: str, status: int,
                     seconds: float) -> None:
     """Count one answered API request and its latency."""
-    counter, histogram = _requests()
-    counter.labels(family, method, route, str(status)).inc()
-    histogram.labels(family, method, route).observe(seconds)
+    key = (family, method, route, status)
+    series = _REQUEST_SERIES.get(key)
+    if series is None:
+        counter, histogram = _requests()
+        series = _REQUEST_SERIES[key] = (
+            counter.labels(family, method, route, str(status)),
+            histogram.labels(family, method, route))
+    series[0].inc()
+    series[1].observe(seconds)
 
 
 def count_db_retry(reason: str) -> None:

@@ -37,6 +37,7 @@ from blazar_ext.api.middleware import request_id
 from blazar_ext.api.middleware import sizelimit
 from blazar_ext.api import middleware_argspec
 from blazar_ext.api import pecan_argspec
+from blazar_ext.api import pecan_rest
 from blazar_ext.api import pecan_segments
 from blazar_ext.api.placement import app as placement_app
 from blazar_ext.api.v1 import app as v1_app
@@ -50,6 +51,7 @@ def build(conf: cfg.ConfigOpts = CONF):
     policy.init(conf)
     pecan_argspec.install()
     pecan_segments.install()
+    pecan_rest.install()
     app = dispatch.PrefixDispatcher(v1_app.build(), [
         ('/placement', placement_app.build(), True),
         ('/v2', metadefs_app.build(), True),

@@ -74,6 +74,12 @@ class RequestBodyCheck:
         self.renderers = renderers
 
     def __call__(self, environ, start_response):
+        if not (environ.get('CONTENT_TYPE')
+                or environ.get('HTTP_CONTENT_ENCODING')):
+            # No type and no encoding (most GETs): no form, no encoding
+            # and no JSON to refuse (body_problem is None), known without
+            # a WebOb request.
+            return self.app(environ, start_response)
         req = webob.Request(environ)
         problem = body_problem(req)
         if problem is None:

@@ -10,8 +10,12 @@ from collections.abc import Callable
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import webob
+import webob.response
+
+from blazar_ext.api.middleware import wsgi_call
 
 LOG = logging.getLogger(__name__)
+_absolute = webob.Response._make_location_absolute
 
 
 class JsonErrors:
@@ -25,29 +29,52 @@ class JsonErrors:
         self.render = render
 
     def __call__(self, environ, start_response):
+        try:
+            status, headers, body = wsgi_call.call(self.app, environ)
+        except Exception as exc:
+            return self._failed(environ, exc)(environ, start_response)
+        if status[:1] in ('1', '2', '3'):
+            # Most answers, in plain WSGI: no WebOb request and response
+            # per request. As WebOb's Response would send them: a
+            # relative Location made absolute, no body to a HEAD.
+            start_response(status, [
+                (name, _absolute(environ, value)
+                 if name.lower() == 'location' else value)
+                for name, value in headers])
+            if environ['REQUEST_METHOD'] == 'HEAD':
+                return webob.response.EmptyResponse(body)
+            return body
+        resp = webob.Response(status=status, headerlist=headers,
+                              app_iter=body)
+        return self._json(environ, resp)(environ, start_response)
+
+    def _failed(self, environ, exc: Exception) -> webob.Response:
+        """The answer to an exception that escaped the family."""
         req = webob.Request(environ)
         message = None
-        try:
-            resp = req.get_response(self.app)
-        except Exception as exc:
-            if value_out_of_range(exc):
-                # Checked before it reached the database everywhere we
-                # know of; this is the net for what a schema missed.
-                LOG.warning('Value out of range for %s %s: %s',
-                            req.method, req.path, first_line(exc))
-                resp = webob.Response(status=400)
-                message = ('A value in the request is too long or out of '
-                           'range for what the service can store.')
-            elif database_unreachable(exc):
-                # Expected while the database restarts: one line, no
-                # traceback per request.
-                LOG.warning('Database unreachable for %s %s: %s',
-                            req.method, req.path, first_line(exc))
-                resp = webob.Response(status=503)
-            else:
-                LOG.exception('Unexpected error for %s %s', req.method,
-                              req.path)
-                resp = webob.Response(status=500)
+        if value_out_of_range(exc):
+            # Checked before it reached the database everywhere we
+            # know of; this is the net for what a schema missed.
+            LOG.warning('Value out of range for %s %s: %s',
+                        req.method, req.path, first_line(exc))
+            resp = webob.Response(status=400)
+            message = ('A value in the request is too long or out of '
+                       'range for what the service can store.')
+        elif database_unreachable(exc):
+            # Expected while the database restarts: one line, no
+            # traceback per request.
+            LOG.warning('Database unreachable for %s %s: %s',
+                        req.method, req.path, first_line(exc))
+            resp = webob.Response(status=503)
+        else:
+            LOG.exception('Unexpected error for %s %s', req.method,
+                          req.path)
+            resp = webob.Response(status=500)
+        return self._json(environ, resp, message)
+
+    def _json(self, environ, resp: webob.Response,
+              message: str | None = None) -> webob.Response:
+        """``resp``, its error body in the family's JSON shape."""
         if resp.status_int >= 400 and not (
                 resp.content_type or '').endswith('json'):
             message = message or message_for(resp.status_int)
@@ -57,7 +84,7 @@ class JsonErrors:
             resp.content_type = content_type
             resp.charset = 'UTF-8' if content_type.endswith('json') else None
             resp.body = body
-        return resp(environ, start_response)
+        return resp
 
 
 def database_unreachable(exc: Exception) -> bool:

@@ -1,6 +1,7 @@
 """Request and response helpers shared by the placement handlers."""
 
 from email import utils as email_utils
+import functools
 import time
 import uuid as uuid_lib
 
@@ -147,7 +148,14 @@ def _query_error(params: dict, schema: dict):
 
 
 def http_date() -> str:
-    return email_utils.formatdate(time.time(), usegmt=True)
+    """Now, as an HTTP date (whole seconds)."""
+    return _http_date(int(time.time()))
+
+
+@functools.lru_cache(maxsize=2)
+def _http_date(second: int) -> str:
+    # Formatted once a second, not once a request.
+    return email_utils.formatdate(second, usegmt=True)
 
 
 def no_cache(resp: webob.Response) -> None:

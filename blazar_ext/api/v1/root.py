@@ -31,6 +31,13 @@ def _read_only():
 class V1Controller:
     """/v1: one attribute per resource collection."""
 
+    # What Pecan asks of each controller object it walks through, answered
+    # here rather than by __getattr__: not a controller itself, no default
+    # handler, no routing of its own.
+    exposed = False
+    _default = None
+    _route = None
+
     @pecan.expose(generic=True, template='json')
     def index(self):
         _read_only()
@@ -40,13 +47,27 @@ class V1Controller:
     def index_get(self):
         return _version(pecan.request.host_url)
 
+    def __getattr__(self, name: str):
+        """The enabled resource types' own collections (/v1/os-hosts,
+        /v1/floatingips), as attributes: a disabled type's routes are not
+        there (404).
+
+        Found as an attribute, not by ``_lookup``, which Pecan calls
+        only once routing by attribute has failed, through an
+        HTTPNotFound built and raised on every such request.
+        """
+        if not name.startswith('_'):
+            route = loader.get().routes().get(name)
+            if route is not None:
+                return _controller(route)
+        raise AttributeError(name)
+
     @pecan.expose()
     def _lookup(self, resource_type, *remainder):
-        # The enabled resource types' own collections (/v1/os-hosts,
-        # /v1/floatingips): a disabled type's routes are not there (404).
-        route = loader.get().routes().get(resource_type)
-        if route is not None:
-            return _controller(route), list(remainder)
+        if loader.get().routes().get(resource_type) is not None:
+            # Routing below an enabled type's collection (an attribute)
+            # failed: its 404 or 405 stands, as when _lookup routed there.
+            return None
         # /v1/{resource_type}/properties: resource types such as
         # physical:host appear literally in the path, so they cannot be
         # attributes. Anything else falls through to Pecan's 404.

@@ -6,8 +6,10 @@ from unittest import mock
 
 import pecan
 from pecan import rest
+from pecan import util as pecan_util
 
 from blazar_ext.api import routing
+from blazar_ext.api.v1 import hooks as v1_hooks
 from blazar_ext.api.v1 import routes as v1_routes
 from blazar_ext.plugins import loader
 from blazar_ext.tests import base
@@ -50,6 +52,15 @@ class TestV1RouteTable(base.TestCase):
                 len(v1_routes.mounted(v1_routes.controller_class(path)))
                 for path in loader.get().routes().values()),
             len(api_routes.v1_routes()))
+
+    def test_every_handler_serves_json(self):
+        # api/v1/hooks.RequestHook gives Pecan the content type JSON
+        # instead of having it negotiated: right only while every
+        # handler serves it (another would then be a 404, not a 406).
+        for method, path, handler in api_routes.served_v1_routes():
+            self.assertIn(v1_hooks.JSON,
+                          pecan_util._cfg(handler).get('content_types', {}),
+                          '%s %s' % (method, path))
 
     def test_a_route_missing_from_the_table_fails(self):
         hosts = next(c for c in v1_routes.MOUNTED

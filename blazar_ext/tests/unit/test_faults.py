@@ -80,3 +80,21 @@ class TestAnswers(testtools.TestCase):
                                     b'{"own": 1}'))
         self.assertEqual(409, resp.status_int)
         self.assertEqual({'own': 1}, resp.json)
+
+    def test_success_as_webob_would_send_it(self):
+        # A relative Location made absolute, no body to a HEAD, an answer
+        # written through write() read whole: as WebOb's Response did.
+        def app(environ, start_response):
+            write = start_response('201 Created',
+                                   [('Location', '/v1/leases/x')])
+            write(b'written ')
+            return [b'returned']
+        wrapped = faults.JsonErrors(app, _render)
+        resp = webob.Request.blank('/v1/leases').get_response(wrapped)
+        self.assertEqual('http://localhost/v1/leases/x',
+                         resp.headers['Location'])
+        self.assertEqual(b'written returned', resp.body)
+        resp = webob.Request.blank('/v1/leases', method='HEAD').get_response(
+            wrapped)
+        self.assertEqual(201, resp.status_int)
+        self.assertEqual(b'', resp.body)
