@@ -97,11 +97,32 @@ def _has_nul(data) -> bool:
     return False
 
 
+# A validator per schema, built at its first use: building one (with its
+# format checker) cost as much again as validating a lease create's body.
+# By the schema's id, the schema kept beside it so that the id is not
+# reused while it is kept; a schema built per request only replaces
+# another.
+_FORMATS = jsonschema.FormatChecker()
+_VALIDATORS: dict = {}
+_VALIDATORS_AT_MOST = 512
+
+
+def _validator(schema: dict):
+    found = _VALIDATORS.get(id(schema))
+    if found is not None and found[0] is schema:
+        return found[1]
+    validator = jsonschema.Draft202012Validator(schema,
+                                                format_checker=_FORMATS)
+    if len(_VALIDATORS) >= _VALIDATORS_AT_MOST:
+        _VALIDATORS.clear()
+    _VALIDATORS[id(schema)] = (schema, validator)
+    return validator
+
+
 def validate(schema: dict, data) -> None:
     """Raise Invalid when ``data`` does not match ``schema``."""
-    validator = jsonschema.Draft202012Validator(
-        schema, format_checker=jsonschema.FormatChecker())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    error = jsonschema.exceptions.best_match(
+        _validator(schema).iter_errors(data))
     if error is None:
         return
     where = '/'.join(str(p) for p in error.absolute_path)

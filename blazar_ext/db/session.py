@@ -105,7 +105,7 @@ class _Writer:
             # Once, as the outermost writer of the context begins.
             if (not writing(context)
                     and session.get_bind().dialect.name == 'sqlite'):
-                session.execute(_TAKE_WRITE_LOCK)
+                session.connection().execute(_TAKE_WRITE_LOCK)
             depths = _WRITING.__dict__.setdefault('depths', {})
             depths[id(context)] = depths.get(id(context), 0) + 1
             try:

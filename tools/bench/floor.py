@@ -15,7 +15,9 @@ The bench:
    tools/bench/seed.py, one lease each, of project 'lister') and "big"
    (``--hosts`` hosts with capabilities and as many Placement providers
    with inventories and traits, as tools/bench/placement.py's flat
-   scenario);
+   scenario); a file an earlier run left in ``--workdir`` is used again
+   as it is (a second seed of it would fail), so that runs alternating
+   two trees (``PYTHONPATH``) share one seed;
 2. starts ``blazar-ext-all-in-one`` on each file;
 3. records, in this process on the same file, the SQL each request runs
    (SQLAlchemy's before_cursor_execute) and the answer it gets;
@@ -505,7 +507,10 @@ def main() -> int:
             continue
         database = os.path.join(args.workdir, '%s.sqlite' % name)
         url = 'sqlite:///%s' % database
-        seed(url, hosts, per_host, providers)
+        if not os.path.exists(database):
+            # A file of an earlier run with this --workdir is used again
+            # as it is (with the leases that run created).
+            seed(url, hosts, per_host, providers)
         for label, ms, sizes in run(name, url, database, requests, args,
                                     recorder):
             if name != 'small':

@@ -67,7 +67,8 @@ def main() -> int:
             profile.disable()
             if args.calls:
                 print('%s (%s): function calls per request: %d' % (
-                    args.path, os.path.dirname(blazar_ext.__file__),
+                    args.create or args.path,
+                    os.path.dirname(blazar_ext.__file__),
                     pstats.Stats(profile).total_calls / args.requests))
                 return 0
             out = io.StringIO()

@@ -50,6 +50,14 @@ _VALUE_MODELS = {
 }
 
 
+_CAPABILITY = host_models.ExtraCapability.__table__
+# Built once (a lease create looks its names up each time); ``names``
+# expands to one bound parameter per name.
+_KNOWN = sa.select(_CAPABILITY.c.capability_name, _CAPABILITY.c.private).where(
+    _CAPABILITY.c.resource_type == sa.bindparam('resource_type'),
+    _CAPABILITY.c.capability_name.in_(sa.bindparam('names', expanding=True)))
+
+
 def known(session, resource_type: str, names) -> dict:
     """{name: private} of the capability names of ``names`` that exist
     for ``resource_type``, through the (resource_type, capability_name)
@@ -57,11 +65,12 @@ def known(session, resource_type: str, names) -> dict:
     names = set(names)
     if not names:
         return {}
-    cap = host_models.ExtraCapability
-    return {name: bool(private) for name, private in session.execute(
-        sa.select(cap.capability_name, cap.private).where(
-            cap.resource_type == resource_type,
-            cap.capability_name.in_(names)))}
+    # Capabilities the session holds unwritten are written first, as the
+    # ORM would before a query; the query itself runs on the connection.
+    session.flush()
+    return {name: bool(private)
+            for name, private in session.connection().execute(_KNOWN, {
+                'resource_type': resource_type, 'names': sorted(names)})}
 
 
 def register_value_model(resource_type: str, model) -> None:

@@ -13,7 +13,8 @@ caller's session:
 
 Only the capability names the expressions mention are looked up. A name
 the caller may not see, or a trait that does not exist, is an Invalid
-(400) naming it.
+(400) naming it. Those look-ups run on every build; the condition itself
+is compiled once for what it depends on and kept (``_COMPILED``).
 """
 
 import sqlalchemy as sa
@@ -40,6 +41,17 @@ def _check_traits(session, names, field: str) -> None:
         raise exceptions.Invalid(reason='%s: %s' % (field, exc))
 
 
+# Conditions built before, by all they are a function of: the parsed
+# expressions, the trait requirement, the capabilities named as they were
+# found and whether private ones may be named. Compiling one cost a lease
+# create about as much as running its candidates query (1,000 hosts); a
+# condition kept is also the same statement object for SQLAlchemy, whose
+# compiled form it then finds without building a cache key again. The
+# look-ups that may refuse a request still run on every build.
+_COMPILED: dict = {}
+_COMPILED_AT_MOST = 256
+
+
 def build(session, query: host_properties.HostQuery,
           requirement: trait_query.TraitRequirement | None = None,
           private_visible: bool = False,
@@ -51,12 +63,24 @@ def build(session, query: host_properties.HostQuery,
     traits.
     """
     known = known_capabilities(session, query.capability_names())
-    properties = query.compile(private_visible=private_visible,
-                               known_capabilities=known)
+    key = (query.hypervisor, query.resource, requirement or None,
+           private_visible, frozenset(known.items()))
+    condition = _COMPILED.get(key)
+    properties = condition
+    if condition is None:
+        # Invalid for a name the caller may not use, before the traits.
+        properties = query.compile(private_visible=private_visible,
+                                   known_capabilities=known)
     _check_traits(session, query.trait_names(),
                   'resource_properties: "$traits"')
-    if not requirement:
-        return properties
-    _check_traits(session, requirement.names, traits_field)
-    return sa.and_(properties, *trait_api.provider_filter(
-        requirement, host_models.ComputeHost.resource_provider_id))
+    if requirement:
+        _check_traits(session, requirement.names, traits_field)
+    if condition is None:
+        condition = properties
+        if requirement:
+            condition = sa.and_(properties, *trait_api.provider_filter(
+                requirement, host_models.ComputeHost.resource_provider_id))
+        if len(_COMPILED) >= _COMPILED_AT_MOST:
+            _COMPILED.clear()
+        _COMPILED[key] = condition
+    return condition

@@ -184,7 +184,9 @@ def lease_list(context, project_id: str | None = None,
 
 # Inserted as table rows, not ORM objects: the unit of work of an object
 # flushed at once cost more than its statement. The columns' defaults (id,
-# created_at, flags) apply as for an object.
+# created_at, flags) apply as for an object. Table statements, which the
+# session runs without a flush anyway: run on its connection, past the
+# ORM's execution path.
 _INSERT_LEASE = sa.insert(_LEASES)
 _INSERT_RESERVATION = sa.insert(_RESERVATIONS)
 _INSERT_EVENT = sa.insert(_EVENTS)
@@ -192,13 +194,14 @@ _INSERT_EVENT = sa.insert(_EVENTS)
 
 def lease_insert(session, values: dict) -> str:
     """Insert a lease row; its id."""
-    return session.execute(_INSERT_LEASE, values).inserted_primary_key[0]
+    return session.connection().execute(
+        _INSERT_LEASE, values).inserted_primary_key[0]
 
 
 def reservation_insert(session, lease_id: str, resource_type: str,
                        status: str) -> str:
     """Insert a reservation row (its detail is the plugin's); its id."""
-    return session.execute(_INSERT_RESERVATION, {
+    return session.connection().execute(_INSERT_RESERVATION, {
         'lease_id': lease_id, 'resource_type': resource_type,
         'status': status}).inserted_primary_key[0]
 
@@ -212,8 +215,8 @@ def reservation_set_resource(session, reservation_id: str,
                              resource_id: str | None) -> None:
     """Point a reservation at its detail row (Blazar's resource_id).
     The row's, not an ORM object's: the reservation was inserted so."""
-    session.execute(_SET_RESOURCE, {'reservation': reservation_id,
-                                    'resource': resource_id})
+    session.connection().execute(_SET_RESOURCE, {
+        'reservation': reservation_id, 'resource': resource_id})
 
 
 def lease_read(session, lease_id: str, lock: bool = False) -> dict:
@@ -259,7 +262,7 @@ def events_insert(session, lease_id: str, events: list) -> None:
     """The UNDONE events of a lease just inserted, in one statement (no
     row to lock or replace yet, unlike set_events)."""
     if events:
-        session.execute(_INSERT_EVENT, [
+        session.connection().execute(_INSERT_EVENT, [
             dict(event, lease_id=lease_id, status=states.Event.UNDONE)
             for event in events])
 

@@ -45,6 +45,7 @@ _UNSENT = threading.local()
 
 
 _SCALARS = (str, int, float, type(None))
+_PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
 def primitive(value):
@@ -54,11 +55,15 @@ def primitive(value):
     Anything else goes to to_primitive."""
     if isinstance(value, _SCALARS):  # bool is an int
         return value
+    # Scalars of these exact types are their own primitive: kept without
+    # a call, most of a lease's values are.
     if isinstance(value, dict):
-        return {primitive(key): primitive(item)
+        return {key if type(key) in _PLAIN else primitive(key):
+                item if type(item) in _PLAIN else primitive(item)
                 for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [primitive(item) for item in value]
+        return [item if type(item) in _PLAIN else primitive(item)
+                for item in value]
     if (type(value) is datetime.datetime and value.tzinfo is None
             and value.year >= 1000):
         # The text of timeutils.PERFECT_TIME_FORMAT, which strftime
@@ -75,6 +80,21 @@ def listeners(session, event_type: str, project_id: str | None,
     return _subscriptions(session, event_type, project_id, lead_time)[0]
 
 
+def _subscriptions_of(project: bool) -> sa.Select:
+    table = models.Subscription.__table__
+    where = [table.c.project_id.is_(None)]
+    if project:
+        where.append(table.c.project_id == sa.bindparam('project_id'))
+    return (sa.select(table.c.id, table.c.events, table.c.lead_times)
+            .where(sa.or_(*where)).order_by(table.c.id))
+
+
+# The subscriptions every project hears and, given one, the project's:
+# built once, as every recorded event reads them.
+_SUBSCRIPTIONS = {project: _subscriptions_of(project)
+                  for project in (False, True)}
+
+
 def _subscriptions(session, event_type: str, project_id: str | None,
                    lead_time: int | None) -> tuple:
     """(listeners, whether ``project_id``'s resources have any
@@ -83,14 +103,10 @@ def _subscriptions(session, event_type: str, project_id: str | None,
     key = (event_type, project_id, lead_time)
     if key in cache:
         return cache[key]
-    table = models.Subscription.__table__
-    where = [table.c.project_id.is_(None)]
-    if project_id is not None:
-        where.append(table.c.project_id == project_id)
     found, any_found = [], False
-    for row in session.execute(
-            sa.select(table.c.id, table.c.events, table.c.lead_times)
-            .where(sa.or_(*where)).order_by(table.c.id)):
+    for row in session.connection().execute(
+            _SUBSCRIPTIONS[project_id is not None],
+            {'project_id': project_id}):
         any_found = True
         if event_type not in jsonutils.loads(row.events):
             continue
@@ -116,6 +132,12 @@ def notifications_wanted() -> bool:
     return any(driver != 'noop' for driver in drivers)
 
 
+# Table statements (the session runs them without a flush), on its
+# connection: past the ORM's execution path.
+_INSERT_EVENT = sa.insert(models.OutboxEvent.__table__)
+_INSERT_DELIVERY = sa.insert(models.Delivery.__table__)
+
+
 def record(session, event_type: str, payload: dict,
            project_id: str | None = None, subject: str | None = None,
            dedup_key: str | None = None,
@@ -137,7 +159,7 @@ def record(session, event_type: str, payload: dict,
     event_id = uuidutils.generate_uuid()
     notify = bool(kind.notification) and notifications_wanted()
     # Parameters, not values(): the compiled INSERT is cached.
-    seq = session.execute(sa.insert(models.OutboxEvent.__table__), {
+    seq = session.connection().execute(_INSERT_EVENT, {
         'id': event_id, 'event_type': event_type, 'subject': subject,
         'project_id': project_id, 'time': now,
         'payload': jsonutils.dumps(data), 'dedup_key': dedup_key,
@@ -147,7 +169,7 @@ def record(session, event_type: str, payload: dict,
                                                project_id, lead_time)
     _note_unsent(notify, subscribed)
     if subscriptions:
-        session.execute(sa.insert(models.Delivery.__table__), [
+        session.connection().execute(_INSERT_DELIVERY, [
             {'id': uuidutils.generate_uuid(), 'subscription_id': sid,
              'event_id': event_id, 'event_seq': seq,
              'event_type': event_type, 'subject': subject,

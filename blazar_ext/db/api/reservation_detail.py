@@ -62,7 +62,7 @@ class DetailTable:
 
     def add(self, session, reservation_id: str, spec: dict) -> str:
         """Insert the detail row; its id (the reservation's resource_id)."""
-        detail_id = session.execute(self._insert, dict(
+        detail_id = session.connection().execute(self._insert, dict(
             self.to_row(spec), reservation_id=reservation_id)
         ).inserted_primary_key[0]
         self.after_write(session, detail_id, spec, created=True)

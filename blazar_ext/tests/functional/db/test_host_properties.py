@@ -277,6 +277,32 @@ class _HostPropertiesMixin:
         self.assertEqual({'h1'}, self.select('["==", "$gpu", "true"]',
                                              private_visible=False))
 
+    def test_kept_condition_follows_the_capabilities(self):
+        # A condition built once is kept (the same object comes back), but
+        # a capability made private or removed since refuses it again.
+        query = host_properties.HostQuery(None, '["==", "$gpu", "true"]')
+        with db_session.reader.using(self.context) as session:
+            first = host_filter.build(session, query)
+            self.assertIs(first, host_filter.build(session, query))
+        self.assertEqual({'h1'}, self.select('["==", "$gpu", "true"]',
+                                             private_visible=False))
+        with db_session.writer.using(self.context) as session:
+            session.execute(sa.update(models.ExtraCapability).where(
+                models.ExtraCapability.capability_name == 'gpu').values(
+                    private=True))
+        error = self.assertRaises(exceptions.Invalid, self.select,
+                                  '["==", "$gpu", "true"]',
+                                  private_visible=False)
+        self.assertIn('unknown property "$gpu"', str(error))
+        self.assertEqual({'h1'}, self.select('["==", "$gpu", "true"]'))
+        with db_session.writer.using(self.context) as session:
+            session.execute(sa.delete(models.ComputeHostExtraCapability))
+            session.execute(sa.delete(models.ExtraCapabilityValue))
+            session.execute(sa.delete(models.ExtraCapability))
+        error = self.assertRaises(exceptions.Invalid, self.select,
+                                  '["==", "$gpu", "true"]')
+        self.assertIn('unknown property "$gpu"', str(error))
+
     def test_known_capabilities(self):
         known = capability_api.known_capabilities(
             self.context, 'physical:host')
