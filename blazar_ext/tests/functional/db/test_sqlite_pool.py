@@ -5,6 +5,7 @@ as its engines are made, keeping the events oslo.db set on connect.
 """
 
 import os
+import sqlite3
 
 import fixtures
 
@@ -15,7 +16,7 @@ from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
 
 
-class TestSQLitePool(base.TestCase):
+class _SQLiteFile(base.TestCase):
 
     def setUp(self):
         super().setUp()
@@ -29,6 +30,9 @@ class TestSQLitePool(base.TestCase):
         engine = manager.writer.get_engine()
         self.addCleanup(engine.dispose)
         return engine
+
+
+class TestSQLitePool(_SQLiteFile):
 
     def test_service_engine_reuses_its_connection(self):
         engine = self.engine()
@@ -77,3 +81,51 @@ class TestSQLitePool(base.TestCase):
         pool = engine.pool
         db_session._pool_sqlite_file(engine)
         self.assertIs(pool, engine.pool)
+
+
+class TestSQLiteTransactions(_SQLiteFile):
+    """Every transaction, a reader's included, begins on the file."""
+
+    def setUp(self):
+        super().setUp()
+        self.service = self.engine()
+        with self.service.begin() as conn:
+            conn.exec_driver_sql('CREATE TABLE t (v INTEGER)')
+            conn.exec_driver_sql('INSERT INTO t VALUES (1)')
+
+    def _write_from_another_connection(self) -> bool:
+        """Whether another connection could commit a row meanwhile."""
+        other = sqlite3.connect(self.url[len('sqlite:///'):], timeout=0.1)
+        try:
+            other.execute('INSERT INTO t VALUES (41)')
+            other.commit()
+        except sqlite3.OperationalError as exc:
+            self.assertIn('locked', str(exc))
+            return False
+        finally:
+            other.close()
+        return True
+
+    def test_a_read_of_several_statements_sees_one_state(self):
+        with self.service.connect() as conn, conn.begin():
+            first = conn.exec_driver_sql('SELECT sum(v) FROM t').scalar()
+            # The reader's transaction holds the file: the writer waits
+            # (here: gives up) rather than change it between the reads.
+            self.assertFalse(self._write_from_another_connection())
+            self.assertEqual(first, conn.exec_driver_sql(
+                'SELECT sum(v) FROM t').scalar())
+        # Once it ends, the writer gets its turn.
+        self.assertTrue(self._write_from_another_connection())
+
+    def test_begin_goes_to_the_driver(self):
+        statements = []
+        sa.event.listen(self.service, 'before_cursor_execute',
+                        lambda conn, cursor, statement, *args:
+                        statements.append(statement))
+        with self.service.connect() as conn, conn.begin():
+            conn.exec_driver_sql('SELECT sum(v) FROM t').scalar()
+            self.assertTrue(conn.connection.dbapi_connection.in_transaction)
+        # The BEGIN went past SQLAlchemy's execution (and its events).
+        self.assertEqual(['SELECT sum(v) FROM t'], statements)
+        self.assertEqual(['_begin_sqlite'], [
+            listener.__name__ for listener in self.service.dispatch.begin])
