@@ -10,12 +10,10 @@ from collections.abc import Callable
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import webob
-import webob.response
 
 from blazar_ext.api.middleware import wsgi_call
 
 LOG = logging.getLogger(__name__)
-_absolute = webob.Response._make_location_absolute
 
 
 class JsonErrors:
@@ -35,15 +33,9 @@ class JsonErrors:
             return self._failed(environ, exc)(environ, start_response)
         if status[:1] in ('1', '2', '3'):
             # Most answers, in plain WSGI: no WebOb request and response
-            # per request. As WebOb's Response would send them: a
-            # relative Location made absolute, no body to a HEAD.
-            start_response(status, [
-                (name, _absolute(environ, value)
-                 if name.lower() == 'location' else value)
-                for name, value in headers])
-            if environ['REQUEST_METHOD'] == 'HEAD':
-                return webob.response.EmptyResponse(body)
-            return body
+            # per request.
+            return wsgi_call.send(environ, start_response, status, headers,
+                                  body)
         resp = webob.Response(status=status, headerlist=headers,
                               app_iter=body)
         return self._json(environ, resp)(environ, start_response)

@@ -9,13 +9,9 @@ behind answered as itself. With parsing on, oslo's own runs.
 """
 
 from oslo_middleware import http_proxy_to_wsgi
-import webob
 import webob.exc
-import webob.response
 
 from blazar_ext.api.middleware import wsgi_call
-
-_absolute = webob.Response._make_location_absolute
 
 
 class HTTPProxyToWSGI(http_proxy_to_wsgi.HTTPProxyToWSGI):
@@ -28,10 +24,5 @@ class HTTPProxyToWSGI(http_proxy_to_wsgi.HTTPProxyToWSGI):
                                                    environ)
         except webob.exc.HTTPException as exc:
             return exc(environ, start_response)
-        start_response(status, [
-            (name, _absolute(environ, value)
-             if name.lower() == 'location' else value)
-            for name, value in headers])
-        if environ['REQUEST_METHOD'] == 'HEAD':
-            return webob.response.EmptyResponse(body)
-        return body
+        return wsgi_call.send(environ, start_response, status, headers,
+                              body)

@@ -8,6 +8,11 @@ webob request, a response and their headers per layer.
 
 from collections.abc import Callable
 
+import webob
+import webob.response
+
+_absolute = webob.Response._make_location_absolute
+
 
 def call(app: Callable, environ: dict) -> tuple:
     """(status, headers, body) of ``app``'s answer, as
@@ -32,6 +37,19 @@ def call(app: Callable, environ: dict) -> tuple:
             close(body)
         body = written
     return started[0], started[1], body
+
+
+def send(environ: dict, start_response: Callable, status: str,
+         headers: list, body):
+    """Pass an answer on as WebOb's Response would send it: a relative
+    Location made absolute, no body to a HEAD."""
+    start_response(status, [
+        (name, _absolute(environ, value)
+         if name.lower() == 'location' else value)
+        for name, value in headers])
+    if environ['REQUEST_METHOD'] == 'HEAD':
+        return webob.response.EmptyResponse(body)
+    return body
 
 
 def close(body) -> None:
