@@ -9,6 +9,7 @@ from oslo_serialization import jsonutils
 from oslo_utils import strutils
 
 from blazar_ext import exceptions
+from blazar_ext import identity_cache
 
 
 def parse_json(body: bytes):
@@ -99,24 +100,13 @@ def _has_nul(data) -> bool:
 
 # A validator per schema, built at its first use: building one (with its
 # format checker) cost as much again as validating a lease create's body.
-# By the schema's id, the schema kept beside it so that the id is not
-# reused while it is kept; a schema built per request only replaces
-# another.
 _FORMATS = jsonschema.FormatChecker()
-_VALIDATORS: dict = {}
-_VALIDATORS_AT_MOST = 512
+_VALIDATORS = identity_cache.IdentityCache(512)
 
 
 def _validator(schema: dict):
-    found = _VALIDATORS.get(id(schema))
-    if found is not None and found[0] is schema:
-        return found[1]
-    validator = jsonschema.Draft202012Validator(schema,
-                                                format_checker=_FORMATS)
-    if len(_VALIDATORS) >= _VALIDATORS_AT_MOST:
-        _VALIDATORS.clear()
-    _VALIDATORS[id(schema)] = (schema, validator)
-    return validator
+    return _VALIDATORS.get(schema, lambda: jsonschema.Draft202012Validator(
+        schema, format_checker=_FORMATS))
 
 
 def validate(schema: dict, data) -> None:

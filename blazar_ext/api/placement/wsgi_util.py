@@ -16,6 +16,7 @@ from blazar_ext.api.placement import microversion
 from blazar_ext.api.placement import text_columns
 from blazar_ext.api import validation
 from blazar_ext import exceptions
+from blazar_ext import identity_cache
 
 
 # Placement's "uuid" format: oslo's is_uuid_like, dashes optional.
@@ -54,25 +55,21 @@ def json_body(req, schema: dict):
     return data
 
 
-# {id(schema): (schema, validator)}: jsonschema.validate() checks the
-# schema itself on every call, which cost more than a large query's
-# database work. The schemas are module constants; the bound only guards
-# against a caller that builds one per request.
-_VALIDATORS = {}
-_MAX_VALIDATORS = 512
+# A validator per schema: jsonschema.validate() checks the schema itself
+# on every call, which cost more than a large query's database work.
+_VALIDATORS = identity_cache.IdentityCache(512)
+
+
+def _validator(schema: dict):
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, format_checker=FORMATS)
 
 
 def _first_error(data, schema: dict):
     """What jsonschema.validate() raises for ``data``, or None."""
-    cached = _VALIDATORS.get(id(schema))
-    if cached is None or cached[0] is not schema:
-        cls = jsonschema.validators.validator_for(schema)
-        cls.check_schema(schema)
-        if len(_VALIDATORS) >= _MAX_VALIDATORS:
-            _VALIDATORS.clear()
-        cached = _VALIDATORS[id(schema)] = (
-            schema, cls(schema, format_checker=FORMATS))
-    return jsonschema.exceptions.best_match(cached[1].iter_errors(data))
+    validator = _VALIDATORS.get(schema, lambda: _validator(schema))
+    return jsonschema.exceptions.best_match(validator.iter_errors(data))
 
 
 # What webob says of any 400. Placement's validation errors are webob

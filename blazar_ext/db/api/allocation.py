@@ -19,6 +19,7 @@ from blazar_ext.db.models import host as host_models
 from blazar_ext.db.models import instance as instance_models
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db import session as db_session
+from blazar_ext import identity_cache
 
 # Within one manager process, allocating transactions take turns: SQLite
 # has no row locks, and on the other databases this only saves the
@@ -86,22 +87,25 @@ def host_candidates(session, host_filter, start: datetime.datetime,
     return ids
 
 
-# {(id of a host filter, variant): (the filter, its candidates query)}: a
-# host filter is kept by db.api.host_filter and comes back for the same
-# request, and its query with it, its window and limit bound at each run.
-# Building the query, and SQLAlchemy's cache key of a new one, cost about
-# as much as running it on SQLite (a lease create, 1,000 hosts).
-_CANDIDATES: dict = {}
-_CANDIDATES_AT_MOST = 256
+# The candidates query of a host filter, per variant: a host filter is
+# kept by db.api.host_filter and comes back for the same request, and its
+# query with it, its window and limit bound at each run. Building the
+# query, and SQLAlchemy's cache key of a new one, cost about as much as
+# running it on SQLite (a lease create, 1,000 hosts).
+_CANDIDATES = identity_cache.IdentityCache(256)
 
 
 def _candidates_statement(host_filter, exclude_reservation: bool,
                           among: bool, exclude_hosts: bool,
                           lock: bool) -> sa.Select:
-    key = (id(host_filter), exclude_reservation, among, exclude_hosts, lock)
-    found = _CANDIDATES.get(key)
-    if found is not None and found[0] is host_filter:
-        return found[1]
+    return _CANDIDATES.get(
+        host_filter, lambda: _candidates_query(
+            host_filter, exclude_reservation, among, exclude_hosts, lock),
+        exclude_reservation, among, exclude_hosts, lock)
+
+
+def _candidates_query(host_filter, exclude_reservation: bool, among: bool,
+                      exclude_hosts: bool, lock: bool) -> sa.Select:
     host = host_models.ComputeHost
     alloc = lease_models.ComputeHostAllocation
     start = sa.bindparam('start', type_=alloc.start_date.type)
@@ -130,9 +134,6 @@ def _candidates_statement(host_filter, exclude_reservation: bool,
         sa.bindparam('limit', type_=sa.Integer))
     if lock:
         query = query.with_for_update()
-    if len(_CANDIDATES) >= _CANDIDATES_AT_MOST:
-        _CANDIDATES.clear()
-    _CANDIDATES[key] = (host_filter, query)
     return query
 
 
