@@ -48,6 +48,8 @@ def main() -> int:
     parser.add_argument('--requests', type=int, default=200)
     parser.add_argument('--rounds', type=int, default=5)
     parser.add_argument('--profile', action='store_true')
+    parser.add_argument('--sort', default='cumulative',
+                        help="cProfile's order for --profile (tottime...)")
     parser.add_argument('--calls', action='store_true')
     parser.add_argument('--create', choices=sorted(bench_seed.CREATES),
                         help='POST /v1/leases of this kind instead')
@@ -73,7 +75,7 @@ def main() -> int:
                 return 0
             out = io.StringIO()
             pstats.Stats(profile, stream=out).sort_stats(
-                'cumulative').print_stats(60)
+                args.sort).print_stats(60)
             print(out.getvalue())
             return 0
         rounds = []

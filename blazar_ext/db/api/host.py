@@ -15,6 +15,7 @@ from blazar_ext.db.api import instance_capacity
 from blazar_ext.db.api.placement import inventory as inventory_api
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import resource_provider as rp_api
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import host as models
 from blazar_ext.db.models import lease as lease_models
 from blazar_ext.db.models import placement as placement_models
@@ -48,8 +49,8 @@ def _capabilities_of(session, host_ids) -> dict:
     result = {host_id: {} for host_id in host_ids}
     if not host_ids:
         return result
-    rows = session.connection().execute(_CAPABILITIES_OF,
-                                        {'host_ids': list(host_ids)})
+    _keys, rows = driver_read.rows(session.connection(), _CAPABILITIES_OF,
+                                   {'host_ids': list(host_ids)})
     for host_id, name, value, private in rows:
         result[host_id][name] = {'value': value, 'private': private}
     return result
@@ -89,11 +90,11 @@ def host_get(context, host_id) -> dict:
     checked_id = _checked_id(host_id)
     with db_session.reader.using(context) as session:
         # Its columns, not an ORM object: the row is only shown.
-        row = session.connection().execute(
-            _HOST_BY_ID, {'id': checked_id}).first()
-        if row is None:
+        keys, rows = driver_read.rows(session.connection(), _HOST_BY_ID,
+                                      {'id': checked_id})
+        if not rows:
             raise exceptions.HostNotFound(host=host_id)
-        values = dict(row._mapping)
+        values = dict(zip(keys, rows[0]))
         values['capabilities'] = _capabilities_of(
             session, [values['id']])[values['id']]
         return values
@@ -156,9 +157,9 @@ def host_pages(context, include_private: bool, marker=None,
             # statement made per request had its cache key computed on
             # each execution, a traversal of every member's expression
             # (a tenth of a short listing's CPU).
-            page = session.connection().execute(
-                first if after is None else following,
-                {'size': size, 'after': after}).all()
+            page = driver_read.rows(
+                session.connection(), first if after is None else following,
+                {'size': size, 'after': after})[1]
         if page:
             yield page
         if len(page) < size:

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
 from blazar_ext.db.api import retry as db_retry
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import lease as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -30,9 +31,8 @@ def _rows(session, query, params: dict | None = None) -> list:
     """Column dicts of a Core query: no ORM object per row, which cost
     most of a list of a thousand leases. Run on the session's
     connection: the ORM's execution path has nothing to do for it."""
-    result = session.connection().execute(query, params)
-    keys = list(result.keys())
-    return [dict(zip(keys, row)) for row in result.all()]
+    keys, rows = driver_read.rows(session.connection(), query, params)
+    return [dict(zip(keys, row)) for row in rows]
 
 
 _LEASES = models.Lease.__table__

@@ -14,6 +14,8 @@ import functools
 
 import sqlalchemy as sa
 
+from blazar_ext.db import driver_read
+
 
 class DetailTable:
     """The detail table ``model`` of a type, and its allocation table
@@ -105,7 +107,7 @@ class DetailTable:
         else:
             query, params = many, {'ids': reservation_ids}
         out, ids = {}, {}
-        for row in session.connection().execute(query, params):
+        for row in driver_read.rows(session.connection(), query, params)[1]:
             values = dict(zip(names, row[2:]))
             out[row[1]] = self.from_row(values)
             ids[row[0]] = row[1]

@@ -1,0 +1,159 @@
+"""db.driver_read against SQLAlchemy's own execution, on SQLite, MySQL
+and PostgreSQL (the latter two skip with oslo.db's reason when absent):
+the same names and values, the same transaction, oslo.db's exceptions,
+and statement listeners still shown every statement."""
+
+import datetime
+
+from oslo_db import exception as db_exc
+from oslo_db.sqlalchemy import provision
+from oslo_db.sqlalchemy import test_fixtures
+from oslotest import base
+import sqlalchemy as sa
+
+from blazar_ext import context as blazar_context
+from blazar_ext.db import driver_read
+from blazar_ext.db import session as db_session
+from blazar_ext.tests.functional.db import test_host_properties as fixtures
+
+METADATA = sa.MetaData()
+THINGS = sa.Table(
+    'driver_read_things', METADATA,
+    sa.Column('id', sa.String(36), primary_key=True),
+    sa.Column('number', sa.Integer),
+    sa.Column('flag', sa.Boolean, nullable=False),
+    sa.Column('at', sa.DateTime),
+    sa.Column('note', sa.Text))
+# A table the database does not have.
+MISSING = sa.Table('driver_read_missing', sa.MetaData(),
+                   sa.Column('id', sa.String(36), primary_key=True))
+
+T0 = datetime.datetime(2030, 1, 2, 3, 4, 5, 678901)
+ROWS = [{'id': 't%d' % n, 'number': n if n % 3 else None,
+         'flag': n % 2 == 0, 'at': T0 + datetime.timedelta(hours=n),
+         'note': 'note \u00e9 %d' % n if n % 4 else None}
+        for n in range(12)]
+
+STATEMENTS = {
+    'all': (sa.select(THINGS).order_by(THINGS.c.id), None),
+    'by id': (sa.select(THINGS).where(THINGS.c.id == sa.bindparam('id')),
+              {'id': 't5'}),
+    'datetime bound': (
+        sa.select(THINGS.c.id, THINGS.c.at)
+        .where(THINGS.c.at > sa.bindparam('after')).order_by(THINGS.c.at),
+        {'after': T0 + datetime.timedelta(hours=7)}),
+    'expanding': (
+        sa.select(THINGS.c.id, THINGS.c.flag)
+        .where(THINGS.c.id.in_(sa.bindparam('ids', expanding=True)))
+        .order_by(THINGS.c.id),
+        {'ids': ['t1', 't4', 't9', 'nope']}),
+    'labelled, limited': (
+        sa.select(THINGS.c.id.label('thing'),
+                  sa.func.coalesce(THINGS.c.number, -1).label('n'))
+        .where(THINGS.c.flag == sa.bindparam('flag'))
+        .order_by(THINGS.c.id).limit(sa.bindparam('size')),
+        {'flag': True, 'size': 4}),
+    'nothing': (sa.select(THINGS).where(THINGS.c.id == sa.bindparam('id')),
+                {'id': 'absent'}),
+}
+
+
+class _DriverReadMixin:
+
+    def setUp(self):
+        super().setUp()
+        self.engine = db_session.get_engine()
+        backend = provision.Backend(self.engine.name, self.engine.url)
+        self.addCleanup(backend.drop_all_objects, self.engine)
+        METADATA.create_all(self.engine)
+        with self.engine.begin() as connection:
+            connection.execute(THINGS.insert(), ROWS)
+        self.context = blazar_context.get_admin_context()
+
+    def _both(self, statement, params):
+        with db_session.reader.using(self.context) as session:
+            connection = session.connection()
+            result = connection.execute(statement, params)
+            expected = (list(result.keys()), [tuple(r) for r in result])
+            return expected, driver_read.rows(connection, statement, params)
+
+    def test_same_names_and_values_as_sqlalchemy(self):
+        for label, (statement, params) in STATEMENTS.items():
+            for _ in range(2):  # the plan made, then the plan kept
+                expected, got = self._both(statement, params)
+                self.assertEqual(expected, (got[0], list(got[1])), label)
+        # Types as SQLAlchemy gives them, not as the driver stores them.
+        _keys, rows = self._both(*STATEMENTS['by id'])[1]
+        self.assertEqual(('t5', 5, False, 'note \u00e9 5'),
+                         rows[0][:3] + rows[0][4:])
+        self.assertIs(False, rows[0][2])
+        # MySQL's DATETIME keeps whole seconds.
+        self.assertEqual(T0.replace(microsecond=0)
+                         + datetime.timedelta(hours=5),
+                         rows[0][3].replace(microsecond=0))
+
+    def test_each_call_binds_its_own_values(self):
+        statement = STATEMENTS['expanding'][0]
+        with db_session.reader.using(self.context) as session:
+            connection = session.connection()
+            for ids in (['t2'], ['t3', 't0'], [], ['t11'] * 3):
+                self.assertEqual(
+                    sorted(set(ids) & {r['id'] for r in ROWS}),
+                    [row[0] for row in driver_read.rows(
+                        connection, statement, {'ids': ids})[1]], ids)
+
+    def test_reads_the_callers_transaction(self):
+        statement, params = STATEMENTS['by id']
+        with self.engine.begin() as connection:
+            connection.execute(THINGS.update().where(THINGS.c.id == 't5')
+                               .values(note='not yet committed'))
+            rows = driver_read.rows(connection, statement, params)[1]
+            self.assertEqual('not yet committed', rows[0][4])
+
+    def _raised(self, read) -> BaseException:
+        with db_session.reader.using(self.context) as session:
+            try:
+                read(session.connection(), sa.select(MISSING))
+            except Exception as exc:
+                return exc
+        self.fail('%s read a table that is not there' % read)
+
+    def test_driver_errors_come_out_as_from_sqlalchemy(self):
+        expected = self._raised(lambda connection, statement:
+                                connection.execute(statement))
+        raised = self._raised(driver_read.rows)
+        # oslo.db's translation where it has one (SQLite, PostgreSQL:
+        # DBNonExistentTable), SQLAlchemy's wrapping where not (MySQL).
+        self.assertIs(type(expected), type(raised))
+        self.assertIsInstance(raised, (db_exc.DBError, sa.exc.DBAPIError))
+        self.assertIn('driver_read_missing', str(raised))
+
+    def test_statement_listeners_see_every_statement(self):
+        seen = []
+
+        def record(conn, cursor, statement, parameters, context, many):
+            seen.append(statement)
+        sa.event.listen(self.engine, 'before_cursor_execute', record)
+        self.addCleanup(sa.event.remove, self.engine,
+                        'before_cursor_execute', record)
+        expected, got = self._both(*STATEMENTS['by id'])
+        self.assertEqual(expected, (got[0], list(got[1])))
+        self.assertEqual(2, sum('driver_read_things' in s for s in seen))
+
+
+class TestDriverReadSQLite(_DriverReadMixin,
+                           test_fixtures.OpportunisticDBTestMixin,
+                           base.BaseTestCase):
+    FIXTURE = fixtures._SQLiteFixture
+
+
+class TestDriverReadMySQL(_DriverReadMixin,
+                          test_fixtures.OpportunisticDBTestMixin,
+                          base.BaseTestCase):
+    FIXTURE = fixtures._MySQLFixture
+
+
+class TestDriverReadPostgreSQL(_DriverReadMixin,
+                               test_fixtures.OpportunisticDBTestMixin,
+                               base.BaseTestCase):
+    FIXTURE = fixtures._PostgreSQLFixture
