@@ -6,6 +6,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from blazar_ext.db.api import allocation as allocation_api
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import floatingip as models
 from blazar_ext.db.models import maintenance as maintenance_models
 from blazar_ext.db import session as db_session
@@ -50,8 +51,8 @@ _ALL = sa.select(models.FloatingIP.__table__).order_by(
 
 def floatingip_list(context) -> list:
     with db_session.reader.using(context) as session:
-        return [dict(row._mapping)
-                for row in session.connection().execute(_ALL)]
+        keys, rows = driver_read.rows(session.connection(), _ALL)
+        return [dict(zip(keys, row)) for row in rows]
 
 
 def floatingip_create(context, values: dict) -> dict:

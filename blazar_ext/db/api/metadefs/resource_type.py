@@ -9,14 +9,15 @@ import sqlalchemy as sa
 
 from blazar_ext.db.api.metadefs import base
 from blazar_ext.db.api import retry
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
 
-def _to_dict(row) -> dict:
-    return {'name': row.name, 'created_at': row.created_at,
-            'updated_at': row.updated_at or row.created_at}
+def _to_dict(row: dict) -> dict:
+    return {'name': row['name'], 'created_at': row['created_at'],
+            'updated_at': row['updated_at'] or row['created_at']}
 
 
 # Built once, run on the session's connection: its columns, not ORM
@@ -29,7 +30,8 @@ def resource_type_list(context) -> list:
     """Every resource type, oldest first: Glance reads them unsorted, in
     the order of their rows."""
     with db_session.reader.using(context) as session:
-        return [_to_dict(r) for r in session.connection().execute(_ALL)]
+        keys, rows = driver_read.rows(session.connection(), _ALL)
+        return [_to_dict(dict(zip(keys, row))) for row in rows]
 
 
 def _get_or_create(session, name: str):
@@ -143,9 +145,9 @@ def catalog_properties(context, resource_type: str,
     """
     query = _CATALOG[visible_to is not None]
     with db_session.reader.using(context) as session:
-        rows = session.connection().execute(
-            query, {'resource_type': resource_type,
-                    'visible_to': visible_to})
+        _keys, rows = driver_read.rows(
+            session.connection(), query,
+            {'resource_type': resource_type, 'visible_to': visible_to})
         out = {}
         for namespace, prefix, name, blob in rows:
             schema = base.load_json(blob) or {}

@@ -5,6 +5,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from blazar_ext.db.api import retry
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -54,7 +55,8 @@ _NAMES = sa.select(_RC.name).order_by(_RC.id)
 
 def list_classes(context) -> list:
     with db_session.reader.using(context) as session:
-        return session.connection().execute(_NAMES).scalars().all()
+        return [row[0] for row in driver_read.rows(session.connection(),
+                                                   _NAMES)[1]]
 
 
 def class_exists(context, name: str) -> bool:

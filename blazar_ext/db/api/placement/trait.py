@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from blazar_ext.db.api.placement import provider_base as rp_api
 from blazar_ext.db.api import retry
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import placement as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -180,8 +181,8 @@ def list_traits(context, name_in=None, starts_with=None,
         # before CUSTOM_B2 (SQLite and MySQL's utf8mb4_bin after).
         # On the connection: a column query has nothing for the ORM's
         # execution path to do.
-        return sorted(session.connection().execute(query, params)
-                      .scalars().all())
+        return sorted(row[0] for row in driver_read.rows(
+            session.connection(), query, params)[1])
 
 
 def trait_exists(context, name: str) -> bool:
