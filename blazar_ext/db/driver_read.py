@@ -52,6 +52,15 @@ class _Plan:
         self._types = [column[3] for column in compiled._result_columns]
         self.dialect = dialect
         self.result_processors = None  # from the first cursor
+        # An IN list's expansion depends only on its length: kept per
+        # length, unless values are written into the SQL itself.
+        self._late = frozenset(
+            bind.key for bind in compiled.post_compile_params
+            | compiled.literal_execute_params)
+        self._expansions = {} if self.expanding and all(
+            bind.expanding and not bind.type._is_tuple_type
+            for bind in compiled.post_compile_params) and not \
+            compiled.literal_execute_params else None
 
     def bind(self, params: dict | None):
         """(SQL, the driver's parameters) of one execution."""
@@ -60,9 +69,7 @@ class _Plan:
         sql, order, processors = self.sql, self.positiontup, \
             self.bind_processors
         if self.expanding:
-            expanded = compiled._process_parameters_for_postcompile(values)
-            sql, order = expanded.statement, expanded.positiontup
-            processors = dict(processors, **expanded.processors)
+            sql, order, processors = self._expand(values)
         if order is not None:
             return sql, self.dialect.execute_sequence_format(
                 [processors[key](values[key]) if key in processors
@@ -70,7 +77,33 @@ class _Plan:
         escaped = compiled.escaped_bind_names
         return sql, {escaped.get(key, key): (
             processors[key](value) if key in processors else value)
-            for key, value in values.items()}
+            for key, value in values.items() if key not in self._late}
+
+    def _expand(self, values: dict) -> tuple:
+        """(SQL, positional order, bind processors) with the IN lists of
+        ``values`` expanded, their items added to ``values``."""
+        kept = self._expansions
+        if kept is None:
+            state = self.compiled.construct_expanded_state(
+                values, escape_names=False)
+            values.update(state.parameters)
+            return (state.statement, state.positiontup,
+                    dict(self.bind_processors, **state.processors))
+        lengths = tuple(len(values[bind.key])
+                        for bind in self.compiled.post_compile_params)
+        found = kept.get(lengths)
+        if found is None:
+            state = self.compiled.construct_expanded_state(
+                values, escape_names=False)
+            if len(kept) >= 64:
+                kept.clear()
+            found = kept[lengths] = (
+                state.statement, state.positiontup,
+                dict(self.bind_processors, **state.processors),
+                state.parameter_expansion)
+        for name, names in found[3].items():
+            values.update(zip(names, values[name]))
+        return found[:3]
 
     def processors(self, description) -> list:
         """(index, processor) of the columns that have one."""

@@ -53,6 +53,20 @@ STATEMENTS = {
         .where(THINGS.c.flag == sa.bindparam('flag'))
         .order_by(THINGS.c.id).limit(sa.bindparam('size')),
         {'flag': True, 'size': 4}),
+    'two lists, datetimes': (
+        sa.select(THINGS.c.id)
+        .where(THINGS.c.id.in_(sa.bindparam('ids', expanding=True)),
+               THINGS.c.at.in_(sa.bindparam('times', expanding=True)))
+        .order_by(THINGS.c.id),
+        {'ids': ['t2', 't3', 't4'],
+         'times': [T0 + datetime.timedelta(hours=3),
+                   T0 + datetime.timedelta(hours=4)]}),
+    'pairs': (
+        sa.select(THINGS.c.id).where(
+            sa.tuple_(THINGS.c.id, THINGS.c.number).in_(
+                sa.bindparam('pairs', expanding=True)))
+        .order_by(THINGS.c.id),
+        {'pairs': [('t1', 1), ('t2', 2), ('t3', 4)]}),
     'nothing': (sa.select(THINGS).where(THINGS.c.id == sa.bindparam('id')),
                 {'id': 'absent'}),
 }
@@ -101,6 +115,24 @@ class _DriverReadMixin:
                     sorted(set(ids) & {r['id'] for r in ROWS}),
                     [row[0] for row in driver_read.rows(
                         connection, statement, {'ids': ids})[1]], ids)
+
+    def test_lists_of_each_length(self):
+        # Expansions are kept per length: each call's values still bound.
+        statement = STATEMENTS['two lists, datetimes'][0]
+        hours = {'t%d' % n: T0 + datetime.timedelta(hours=n)
+                 for n in range(12)}
+        for ids, times in ((['t2'], ['t2']), (['t5', 't6'], ['t6', 't7']),
+                           ([], ['t1']), (['t1', 't8'], ['t1', 't8']),
+                           (['t9'], ['t9', 't9', 't9']), (['t2'], ['t2'])):
+            params = {'ids': ids, 'times': [hours[t] for t in times]}
+            expected, got = self._both(statement, params)
+            # (MySQL's DATETIME dropped the microseconds: no match there.)
+            self.assertEqual(expected, (got[0], list(got[1])), params)
+        for pairs in ([('t4', 4)], [('t1', 1), ('t5', 5)], []):
+            expected, got = self._both(STATEMENTS['pairs'][0],
+                                       {'pairs': pairs})
+            self.assertEqual(expected, (got[0], list(got[1])), pairs)
+            self.assertEqual([p[0] for p in pairs], [r[0] for r in got[1]])
 
     def test_reads_the_callers_transaction(self):
         statement, params = STATEMENTS['by id']
