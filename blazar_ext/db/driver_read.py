@@ -24,6 +24,8 @@ What SQLAlchemy's path does besides is kept where it matters:
   tracing, the benches' statement recorder) takes SQLAlchemy's path.
 """
 
+import collections
+
 import sqlalchemy as sa
 
 from blazar_ext import identity_cache
@@ -148,6 +150,20 @@ def rows(connection: sa.engine.Connection, statement: sa.Select,
     if processors and fetched:
         fetched = [_processed(row, processors) for row in fetched]
     return plan.keys, fetched
+
+
+def records(connection: sa.engine.Connection, statement: sa.Select,
+            params: dict | None = None) -> list:
+    """The rows of ``statement`` (as rows()) as named tuples: read by
+    column name (``row.id``) or position, as SQLAlchemy's rows are."""
+    keys, fetched = rows(connection, statement, params)
+    record = _RECORDS.get(statement, lambda: collections.namedtuple(
+        'Record', keys, rename=True)._make)
+    return [record(row) for row in fetched]
+
+
+# A named tuple type per statement: made once, not per read.
+_RECORDS = identity_cache.IdentityCache(at_most=512)
 
 
 def _processed(row, processors: list) -> tuple:

@@ -9,6 +9,7 @@ metadef_namespace, so the package has no import cycle.
 from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import metadef as models
 from blazar_ext import exceptions
 
@@ -58,8 +59,8 @@ def associations_of(session, namespace_ids) -> dict:
         return result
     # On the session's connection: a column query has nothing for the
     # ORM's execution path to do.
-    rows = session.connection().execute(
-        _ASSOCIATIONS_OF, {'namespace_ids': list(namespace_ids)})
+    rows = driver_read.records(session.connection(), _ASSOCIATIONS_OF,
+                               {'namespace_ids': list(namespace_ids)})
     for row in rows:
         result[row.namespace_id].append(association_dict(row, row.name))
     return result

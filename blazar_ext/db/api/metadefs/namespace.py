@@ -11,6 +11,7 @@ from blazar_ext.db.api.metadefs import property as metadef_property
 from blazar_ext.db.api.metadefs import resource_type as metadef_resource_type
 from blazar_ext.db.api.metadefs import tag as metadef_tag
 from blazar_ext.db.api import retry
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import metadef as models
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
@@ -52,12 +53,12 @@ def namespace_list(context, visible_to: str | None = None,
         # only read and shown.
         connection = session.connection()
         if marker is None:
-            page = _page(query, sort_key, desc, limit is not None)
+            rows = driver_read.records(connection, _page(
+                query, sort_key, desc, limit is not None), params)
         else:  # rare: the statement is built for the marker's row
-            page = _ordered(query.where(_after(
+            rows = connection.execute(_ordered(query.where(_after(
                 connection, query, params, column, desc, marker)),
-                sort_key, desc, limit is not None)
-        rows = connection.execute(page, params).all()
+                sort_key, desc, limit is not None), params).all()
         assocs = base.associations_of(session, [r.id for r in rows])
         out = []
         for row in rows:

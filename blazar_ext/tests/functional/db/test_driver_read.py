@@ -134,6 +134,20 @@ class _DriverReadMixin:
             self.assertEqual(expected, (got[0], list(got[1])), pairs)
             self.assertEqual([p[0] for p in pairs], [r[0] for r in got[1]])
 
+    def test_records_are_read_by_name_and_position(self):
+        statement, params = STATEMENTS['labelled, limited']
+        with db_session.reader.using(self.context) as session:
+            connection = session.connection()
+            expected = connection.execute(statement, params).all()
+            for _ in range(2):
+                got = driver_read.records(connection, statement, params)
+                self.assertEqual([tuple(row) for row in expected],
+                                 [tuple(row) for row in got])
+                self.assertEqual([(row.thing, row.n) for row in expected],
+                                 [(row.thing, row.n) for row in got])
+                self.assertEqual([row[1] for row in expected],
+                                 [row[1] for row in got])
+
     def test_reads_the_callers_transaction(self):
         statement, params = STATEMENTS['by id']
         with self.engine.begin() as connection:
