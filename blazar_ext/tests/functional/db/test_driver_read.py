@@ -4,7 +4,9 @@ the same names and values, the same transaction, oslo.db's exceptions,
 and statement listeners still shown every statement."""
 
 import datetime
+import logging
 
+import fixtures as fixtures_lib
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import provision
 from oslo_db.sqlalchemy import test_fixtures
@@ -173,6 +175,14 @@ class _DriverReadMixin:
         self.assertIs(type(expected), type(raised))
         self.assertIsInstance(raised, (db_exc.DBError, sa.exc.DBAPIError))
         self.assertIn('driver_read_missing', str(raised))
+
+    def test_logged_sql_shows_every_statement(self):
+        # oslo.db's connection_debug sets this logger's level.
+        logger = self.useFixture(fixtures_lib.FakeLogger(
+            name='sqlalchemy.engine', level=logging.INFO))
+        expected, got = self._both(*STATEMENTS['by id'])
+        self.assertEqual(expected, (got[0], list(got[1])))
+        self.assertEqual(2, logger.output.count('FROM driver_read_things'))
 
     def test_statement_listeners_see_every_statement(self):
         seen = []
