@@ -56,16 +56,30 @@ class _Plan:
         self.result_processors = None  # from the first cursor
         # An IN list's expansion depends only on its length: kept per
         # length, unless values are written into the SQL itself.
-        self._late = frozenset(
-            bind.key for bind in compiled.post_compile_params
-            | compiled.literal_execute_params)
+        # Parameters rendered at execution (IN lists), by compiled name.
+        self._listed = [compiled.bind_names[bind]
+                        for bind in compiled.post_compile_params]
+        self._late = frozenset(self._listed) | frozenset(
+            compiled.bind_names[bind]
+            for bind in compiled.literal_execute_params)
         self._expansions = {} if self.expanding and all(
             bind.expanding and not bind.type._is_tuple_type
             for bind in compiled.post_compile_params) and not \
             compiled.literal_execute_params else None
+        # A statement that holds all its values (a filter's statement
+        # built with them, kept): bound once, for executions that add none.
+        self.fixed = None
+        if all(not bind.required and bind.callable is None
+               for bind in compiled.binds.values()):
+            self.fixed = self._bind(None)
 
     def bind(self, params: dict | None):
         """(SQL, the driver's parameters) of one execution."""
+        if not params and self.fixed is not None:
+            return self.fixed
+        return self._bind(params)
+
+    def _bind(self, params: dict | None):
         compiled = self.compiled
         values = compiled.construct_params(params, escape_names=False)
         sql, order, processors = self.sql, self.positiontup, \
@@ -91,8 +105,7 @@ class _Plan:
             values.update(state.parameters)
             return (state.statement, state.positiontup,
                     dict(self.bind_processors, **state.processors))
-        lengths = tuple(len(values[bind.key])
-                        for bind in self.compiled.post_compile_params)
+        lengths = tuple(len(values[name]) for name in self._listed)
         found = kept.get(lengths)
         if found is None:
             state = self.compiled.construct_expanded_state(

@@ -69,6 +69,12 @@ STATEMENTS = {
                 sa.bindparam('pairs', expanding=True)))
         .order_by(THINGS.c.id),
         {'pairs': [('t1', 1), ('t2', 2), ('t3', 4)]}),
+    'values of its own': (
+        sa.select(THINGS.c.id).where(
+            THINGS.c.id.in_(['t1', 't2', 't7']),
+            THINGS.c.at > T0 + datetime.timedelta(hours=1),
+            THINGS.c.flag.is_(True)).order_by(THINGS.c.id),
+        None),
     'nothing': (sa.select(THINGS).where(THINGS.c.id == sa.bindparam('id')),
                 {'id': 'absent'}),
 }
