@@ -17,6 +17,7 @@ from blazar_ext.db.api.placement import provider_summary
 from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import placement as models
+from blazar_ext.db import rows as db_rows
 from blazar_ext.db import session as db_session
 
 RP = models.ResourceProvider
@@ -29,9 +30,10 @@ TRAIT = models.Trait
 _IN_CHUNK = 10000
 _CLASS_NAMES = sa.select(RC.id, RC.name)
 # Every class, each row with whether the data has trees (an uncorrelated
-# subquery: run once).
-_CLASSES_AND_TREES = _CLASS_NAMES.add_columns(
-    candidate_trees.USES_TREES.scalar_subquery())
+# subquery: run once). An integer to the driver, not a
+# Boolean that SQLAlchemy converts on every row.
+_CLASSES_AND_TREES = _CLASS_NAMES.add_columns(sa.type_coerce(
+    candidate_trees.USES_TREES.scalar_subquery(), sa.Integer))
 
 
 @dataclasses.dataclass
@@ -130,7 +132,7 @@ def class_names(conn) -> dict:
 def _classes_and_trees(conn) -> tuple:
     """(class_names(), candidate_trees.uses_trees()) in one statement:
     every candidates request asks both."""
-    rows = conn.execute(_CLASSES_AND_TREES).all()
+    rows = db_rows.all_rows(conn, _CLASSES_AND_TREES)
     if not rows:  # no class at all: nothing carried the flag
         return {}, candidate_trees.uses_trees(conn)
     return {cid: name for cid, name, _ in rows}, bool(rows[0][2])
@@ -258,8 +260,8 @@ def _tree_providers(conn, roots: list) -> list:
     inventory and trait rows more."""
     rows = []
     for chunk in _chunks(roots):
-        rows += provider_base.execute_for_ids(
-            conn, _tree_providers_select, chunk).all()
+        rows += provider_base.rows_for_ids(
+            conn, _tree_providers_select, chunk)
     if len(roots) > _IN_CHUNK:
         rows.sort()
     return rows
@@ -294,9 +296,9 @@ def _flat_candidates(session, conn, classes: dict, resources: dict,
     if in_tree is not None and conn.scalar(
             sa.select(RP.id).where(RP.uuid == in_tree)) is None:
         return FlatCandidates([], [], [], [], [])
-    rows = conn.execute(candidate_query(
+    rows = db_rows.all_rows(conn, candidate_query(
         _ids_by_name(classes), resources, required, member_of,
-        forbidden_aggregates, in_tree, root_required, limit)).all()
+        forbidden_aggregates, in_tree, root_required, limit))
     if not rows:
         return FlatCandidates([], [], [], [], [])
     _ids, uuids, parents, roots, inventories, traits = (
@@ -329,8 +331,8 @@ def _read_traits(conn, texts) -> list:
     distinct text read once."""
     ids = {text: sorted(map(int, text.split(',')))
            for text in set(texts) if text is not None}
-    names = dict(provider_base.execute_for_ids(
-        conn, _trait_names_select, set().union(*ids.values())).all()
+    names = dict(provider_base.rows_for_ids(
+        conn, _trait_names_select, set().union(*ids.values()))
         if ids else ())
     read = {text: [names[i] for i in trait_ids]
             for text, trait_ids in ids.items()}
