@@ -58,6 +58,72 @@ def _driver_parameters(compiled, state) -> tuple:
     return state.statement, values
 
 
+# _recipe() per statement, dialect and shape of parameters.
+_RECIPES = identity_cache.IdentityCache(512)
+
+
+def _shape(params: dict) -> tuple:
+    return tuple(sorted(
+        (name, len(value) if isinstance(value, (list, tuple)) else None)
+        for name, value in params.items()))
+
+
+def _recipe(compiled, params: dict) -> tuple | None:
+    """(SQL text, where each driver parameter comes from) for parameters
+    of the shape of ``params`` (the same names, lists of the same
+    lengths): ('value', name), ('item', name, index) or ('constant',
+    value). Found once by expanding the statement with a marker object
+    in place of each given value; None where a value would be converted
+    (bind processors) or the parameters are named (PostgreSQL's style).
+    """
+    if not compiled.positional or any(
+            bind.callable is not None for bind in compiled.binds.values()):
+        return None
+    markers = {}
+    probe = {}
+    for name, value in params.items():
+        if isinstance(value, (list, tuple)):
+            probe[name] = []
+            for index in range(len(value)):
+                marker = object()
+                markers[id(marker)] = ('item', name, index)
+                probe[name].append(marker)
+        else:
+            marker = object()
+            markers[id(marker)] = ('value', name)
+            probe[name] = marker
+    state = compiled.construct_expanded_state(probe)
+    if state.processors:
+        return None
+    sources = []
+    for name in state.positiontup:
+        value = state.parameters[name]
+        sources.append(markers.get(id(value), ('constant', value)))
+    return state.statement, tuple(sources)
+
+
+def _with_params(statement, compiled, dialect, params) -> tuple:
+    """(SQL text, driver parameters) of ``statement`` with ``params``."""
+    recipe = None
+    if params:
+        recipe = _RECIPES.get(statement, lambda: _recipe(compiled, params),
+                              *_dialect_key(dialect), _shape(params))
+    if recipe is None:
+        return _driver_parameters(compiled,
+                                  compiled.construct_expanded_state(params))
+    text, sources = recipe
+    values = []
+    for source in sources:
+        kind = source[0]
+        if kind == 'item':
+            values.append(params[source[1]][source[2]])
+        elif kind == 'value':
+            values.append(params[source[1]])
+        else:
+            values.append(source[1])
+    return text, tuple(values)
+
+
 def all_rows(conn: sa.engine.Connection, statement: sa.Select,
              params: dict | None = None) -> list:
     """The rows of ``statement`` (built once: kept by identity) with
@@ -81,8 +147,7 @@ def all_rows(conn: sa.engine.Connection, statement: sa.Select,
     if params is None and fixed is not None:
         text, values = fixed
     else:
-        text, values = _driver_parameters(
-            compiled, compiled.construct_expanded_state(params))
+        text, values = _with_params(statement, compiled, dialect, params)
     try:
         rows = _fetch(conn, text, values)
     except dialect.loaded_dbapi.Error:

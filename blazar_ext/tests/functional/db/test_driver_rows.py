@@ -2,6 +2,8 @@
 what SQLAlchemy's execution gives, on SQLite, MariaDB/MySQL and
 PostgreSQL."""
 
+from unittest import mock
+
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
@@ -29,6 +31,10 @@ _MODULO = sa.select(RC.id, (RC.id % 3).label('rest')).where(
     RC.name == 'MEMORY_MB')
 _BY_IDS = sa.select(TRAIT.id, TRAIT.name).where(
     TRAIT.id.in_(sa.bindparam('ids', expanding=True))).order_by(TRAIT.id)
+# A value given, a list given, a value of the statement's own.
+_MIXED = sa.select(TRAIT.id, TRAIT.name).where(
+    TRAIT.id.in_(sa.bindparam('ids', expanding=True)),
+    TRAIT.id >= sa.bindparam('least')).order_by(TRAIT.id).limit(2)
 _FLAGS = sa.select(RC.name, sa.exists().where(RC.id < 0).label('none'),
                    sa.exists().where(RC.id > 0).label('some')).order_by(
     RC.id).limit(2)
@@ -76,6 +82,17 @@ class TestDriverRows(base.DBTestCase):
                 sa.select(TRAIT.id).order_by(TRAIT.id).limit(3))]
         self.assertEqual(3, len(self._check(_BY_IDS, {'ids': ids})))
         self.assertEqual(1, len(self._check(_BY_IDS, {'ids': ids[1:2]})))
+
+    def test_values_and_lists(self):
+        with db_session.reader.connection.using(self.context) as conn:
+            ids = [i for i, in conn.execute(
+                sa.select(TRAIT.id).order_by(TRAIT.id).limit(4))]
+        for least, lists in ((ids[0], ids), (ids[2], ids), (ids[0], ids[3:]),
+                             (ids[1], ids[:3])):
+            # Each shape's recipe is found once, then reused.
+            self._check(_MIXED, {'ids': lists, 'least': least})
+        self.assertEqual([(ids[2], mock.ANY), (ids[3], mock.ANY)],
+                         self._check(_MIXED, {'ids': ids, 'least': ids[2]}))
 
     def test_booleans_converted(self):
         rows = self._check(_FLAGS)
