@@ -11,6 +11,7 @@ more open connections than another lets it take the next one first
 import gc
 import multiprocessing
 import os
+import queue
 import signal
 import socket
 import threading
@@ -167,11 +168,50 @@ def _listen(host: str, port: int) -> socket.socket:
     return listening
 
 
+class _LastWaiterFirst(threading.Condition):
+    """A condition whose notify() wakes the thread that began waiting
+    last, not first (CPython's Condition keeps its waiters in a deque)."""
+
+    def notify(self, n: int = 1) -> None:
+        if not self._is_owned():
+            raise RuntimeError('cannot notify on un-acquired lock')
+        waiters = self._waiters
+        while waiters and n > 0:
+            waiter = waiters.pop()
+            try:
+                waiter.release()
+            except RuntimeError:  # released already (see Condition)
+                continue
+            n -= 1
+
+
+class _WorkQueue(queue.Queue):
+    """cheroot's queue of connections ready to be served, each taken by
+    the worker thread that went idle last.
+
+    With a FIFO wake-up (threading.Condition's) a lone client's requests
+    go round all the workers in turn, each request on the thread idle
+    the longest: its stack and the interpreter's state for it are cold
+    in the CPU's caches every time. Last idle, first woken, one client's
+    requests keep to one thread. Measured on a 100-candidate page (16
+    threads, one client, a busy machine): 1 to 3% less CPU, up to 8%
+    less wall time; one thread instead of 16 gave up to 7% less CPU.
+    """
+
+    def __init__(self, maxsize: int = 0):
+        super().__init__(maxsize)
+        self.not_empty = _LastWaiterFirst(self.mutex)
+
+
 def _server(cls, *args, keep_alive: int, **options) -> wsgi.Server:
     """A cheroot server keeping up to ``keep_alive`` idle keep-alive
-    connections (cheroot's own limit is 10)."""
+    connections (cheroot's own limit is 10), its workers woken last idle
+    first (_WorkQueue)."""
     server = cls(*args, **options)
     server.keep_alive_conn_limit = keep_alive
+    pool = server.requests
+    pool._queue = _WorkQueue(maxsize=pool._queue.maxsize)
+    pool.get = pool._queue.get
     return server
 
 

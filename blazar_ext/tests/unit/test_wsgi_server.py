@@ -1,6 +1,8 @@
 """The workers' shared listening socket (blazar_ext.wsgi.server)."""
 
 import socket
+import threading
+import time
 from unittest import mock
 
 from oslo_config import cfg
@@ -122,6 +124,50 @@ class TestKeepAlive(testtools.TestCase):
         api_conf.register_opts(conf)
         conf([])
         self.assertEqual(100, conf.api.keep_alive_connections)
+
+
+class TestWorkQueue(testtools.TestCase):
+
+    def _waiting(self, work, names: list) -> list:
+        """Threads named ``names`` waiting on ``work`` in that order;
+        each appends (name, item) to the list returned once it gets one."""
+        got = []
+        for waiting, name in enumerate(names, 1):
+            thread = threading.Thread(
+                target=lambda name=name: got.append((name, work.get())),
+                daemon=True)
+            thread.start()
+            deadline = time.monotonic() + 10
+            while (len(work.not_empty._waiters) < waiting
+                   and time.monotonic() < deadline):
+                time.sleep(0.001)
+        return got
+
+    def _served(self, got: list, count: int) -> list:
+        deadline = time.monotonic() + 10
+        while len(got) < count and time.monotonic() < deadline:
+            time.sleep(0.001)
+        return list(got)
+
+    def test_last_idle_worker_woken_first(self):
+        # A FIFO wake-up (threading.Condition's) hands each request to
+        # the worker idle the longest: round all of them in turn.
+        work = server._WorkQueue()
+        got = self._waiting(work, ['first', 'second', 'third'])
+        work.put('a')
+        self.assertEqual([('third', 'a')], self._served(got, 1))
+        work.put('b')
+        self._served(got, 2)
+        work.put('c')
+        self.assertEqual([('third', 'a'), ('second', 'b'), ('first', 'c')],
+                         self._served(got, 3))
+
+    def test_server_workers_take_from_it(self):
+        made = server._server(server.wsgi.Server, ('127.0.0.1', 0), _app,
+                              keep_alive=64, numthreads=1)
+        self.assertIsInstance(made.requests._queue, server._WorkQueue)
+        made.requests.put('conn')
+        self.assertEqual('conn', made.requests.get())
 
 
 class TestStartupObjectsFrozen(testtools.TestCase):

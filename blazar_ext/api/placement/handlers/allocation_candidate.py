@@ -162,9 +162,12 @@ def _summaries_items(uuids, resources, traits, parents=None,
 
 def _encoded_column(values) -> list:
     """The JSON of each of ``values``, encoded once per shared object."""
-    texts = {key: json.dumps(value) for key, value in
-             {id(value): value for value in values}.items()}
-    return list(map(texts.__getitem__, map(id, values)))
+    keys = list(map(id, values))
+    # The distinct objects by identity, built in C (no Python-level
+    # call per value).
+    texts = {key: json.dumps(value)
+             for key, value in dict(zip(keys, values)).items()}
+    return list(map(texts.__getitem__, keys))
 
 
 def _tree_body(req, result: dict, wanted: set) -> dict:

@@ -13,25 +13,27 @@ from blazar_ext.db.api.placement import aggregate as agg_api
 from blazar_ext.db.api.placement import candidate_trees
 from blazar_ext.db.api.placement import inventory as inv_api
 from blazar_ext.db.api.placement import provider_base
-from blazar_ext.db.api.placement import provider_summary
 from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext.db.api.placement import trait as trait_api
 from blazar_ext.db.models import placement as models
+from blazar_ext.db import rows as db_rows
 from blazar_ext.db import session as db_session
 
 RP = models.ResourceProvider
 INV = models.Inventory
 RC = models.ResourceClass
 RPT = models.ResourceProviderTrait
+SUMMARY = models.ResourceProviderSummary
 TRAIT = models.Trait
 # Tree roots per IN list (ids are written into the SQL text: see
 # provider_base.ids_in).
 _IN_CHUNK = 10000
 _CLASS_NAMES = sa.select(RC.id, RC.name)
 # Every class, each row with whether the data has trees (an uncorrelated
-# subquery: run once).
-_CLASSES_AND_TREES = _CLASS_NAMES.add_columns(
-    candidate_trees.USES_TREES.scalar_subquery())
+# subquery: run once). An integer to the driver, not a
+# Boolean that SQLAlchemy converts on every row.
+_CLASSES_AND_TREES = _CLASS_NAMES.add_columns(sa.type_coerce(
+    candidate_trees.USES_TREES.scalar_subquery(), sa.Integer))
 
 
 @dataclasses.dataclass
@@ -92,7 +94,7 @@ def candidate_query(class_ids: dict, resources: dict, required=None,
 def _candidate_select(amounts: tuple, required, root_required,
                       member_of: tuple, forbidden_aggregates: frozenset,
                       in_tree, limit) -> sa.Select:
-    query = sa.select(RP.id)
+    query = _with_summaries(sa.select(RP.id))
     if in_tree is not None:
         query = query.where(RP.root_provider_id ==
                             rp_api.root_id_of(in_tree))
@@ -107,17 +109,30 @@ def _candidate_select(amounts: tuple, required, root_required,
     if limit is not None:
         query = query.limit(limit)
     # The columns get_candidates reads with each id.
-    return _with_summaries(query.add_columns(RP.uuid, *rp_api.tree_uuids()))
+    return query.add_columns(RP.uuid, *rp_api.tree_uuids(),
+                             *_SUMMARY_COLUMNS)
 
 
 def _with_summaries(query: sa.Select) -> sa.Select:
-    """``query`` of providers (RP) with each one's inventories ('class
-    id:capacity:used', ...) and trait ids ('id,...') as text, in no set
-    order, as database triggers keep them (provider_summary): most
-    providers look alike, so equal texts are read once (get_candidates).
-    Primary key probes, not a join: the query may already join traits
-    (trait_api.narrowed)."""
-    return query.add_columns(*provider_summary.stored_columns(RP.id))
+    """``query`` of providers (RP) joined to each one's inventories
+    ('class id:capacity:used', ...) and trait ids ('id,...') as text, in
+    no set order, as database triggers keep them (provider_summary):
+    most providers look alike, so equal texts are read once
+    (get_candidates). Call it first, before any other join (a required
+    trait's rows, trait_api.narrowed), so that those join to this one;
+    the columns come with _SUMMARY_COLUMNS.
+
+    One primary key probe per provider (a LEFT JOIN; the planners still
+    start from a required trait's rows), not two scalar subqueries, a
+    probe each (a fifth of a 100-candidate page's statement on SQLite).
+    Every provider has its row (triggers make it); a missing one would
+    read as NULL either way."""
+    return query.join_from(RP, SUMMARY,
+                           SUMMARY.resource_provider_id == RP.id,
+                           isouter=True)
+
+
+_SUMMARY_COLUMNS = (SUMMARY.inventories, SUMMARY.traits)
 
 
 def class_names(conn) -> dict:
@@ -130,7 +145,7 @@ def class_names(conn) -> dict:
 def _classes_and_trees(conn) -> tuple:
     """(class_names(), candidate_trees.uses_trees()) in one statement:
     every candidates request asks both."""
-    rows = conn.execute(_CLASSES_AND_TREES).all()
+    rows = db_rows.all_rows(conn, _CLASSES_AND_TREES)
     if not rows:  # no class at all: nothing carried the flag
         return {}, candidate_trees.uses_trees(conn)
     return {cid: name for cid, name, _ in rows}, bool(rows[0][2])
@@ -247,8 +262,8 @@ def _named(amounts: dict, named: dict, class_names: dict) -> dict:
 def _tree_providers_select(where) -> sa.Select:
     return _with_summaries(
         sa.select(RP.id, RP.parent_provider_id, RP.root_provider_id,
-                  RP.uuid).where(where(RP.root_provider_id))
-        .order_by(RP.id))
+                  RP.uuid, *_SUMMARY_COLUMNS)).where(
+        where(RP.root_provider_id)).order_by(RP.id)
 
 
 def _tree_providers(conn, roots: list) -> list:
@@ -258,8 +273,8 @@ def _tree_providers(conn, roots: list) -> list:
     inventory and trait rows more."""
     rows = []
     for chunk in _chunks(roots):
-        rows += provider_base.execute_for_ids(
-            conn, _tree_providers_select, chunk).all()
+        rows += provider_base.rows_for_ids(
+            conn, _tree_providers_select, chunk)
     if len(roots) > _IN_CHUNK:
         rows.sort()
     return rows
@@ -294,9 +309,9 @@ def _flat_candidates(session, conn, classes: dict, resources: dict,
     if in_tree is not None and conn.scalar(
             sa.select(RP.id).where(RP.uuid == in_tree)) is None:
         return FlatCandidates([], [], [], [], [])
-    rows = conn.execute(candidate_query(
+    rows = db_rows.all_rows(conn, candidate_query(
         _ids_by_name(classes), resources, required, member_of,
-        forbidden_aggregates, in_tree, root_required, limit)).all()
+        forbidden_aggregates, in_tree, root_required, limit))
     if not rows:
         return FlatCandidates([], [], [], [], [])
     _ids, uuids, parents, roots, inventories, traits = (
@@ -329,8 +344,8 @@ def _read_traits(conn, texts) -> list:
     distinct text read once."""
     ids = {text: sorted(map(int, text.split(',')))
            for text in set(texts) if text is not None}
-    names = dict(provider_base.execute_for_ids(
-        conn, _trait_names_select, set().union(*ids.values())).all()
+    names = dict(provider_base.rows_for_ids(
+        conn, _trait_names_select, set().union(*ids.values()))
         if ids else ())
     read = {text: [names[i] for i in trait_ids]
             for text, trait_ids in ids.items()}

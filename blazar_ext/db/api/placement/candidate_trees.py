@@ -187,7 +187,12 @@ _SHARING = (sa.select(models.ResourceProviderTrait.resource_provider_id)
             .join(models.Trait, models.Trait.id ==
                   models.ResourceProviderTrait.trait_id)
             .where(models.Trait.name == SHARING_TRAIT))
-_ANY_CHILD = sa.exists().where(RP.parent_provider_id.isnot(None))
+# Whether any provider has a parent: the greatest parent id, one probe of
+# the parent index at the end (MAX of an indexed column), where EXISTS
+# ... IS NOT NULL scanned every provider on SQLite (its planner does not
+# take the index for IS NOT NULL): 50 µs a request at 1,000 providers.
+_ANY_CHILD = sa.select(sa.func.max(RP.parent_provider_id)).scalar_subquery(
+).isnot(None)
 # uses_trees() in one statement: every candidates request asks it.
 USES_TREES = sa.select(sa.or_(_ANY_CHILD, sa.exists(
     _SHARING.with_only_columns(sa.literal(1)))))
