@@ -33,10 +33,6 @@ from blazar_ext import identity_cache
 # Plans of the statements read through here, per dialect.
 _PLANS = identity_cache.IdentityCache(at_most=512)
 
-# Connection events that must see every statement.
-_WATCHED = ('before_execute', 'after_execute', 'before_cursor_execute',
-            'after_cursor_execute')
-
 
 class _Plan:
     """What executing ``statement`` on ``dialect`` works out each time."""
@@ -132,10 +128,13 @@ class _Plan:
 
 
 def _watched(connection: sa.engine.Connection) -> bool:
-    if connection._echo:
-        return True
-    dispatch = connection.dispatch
-    return any(getattr(dispatch, name) for name in _WATCHED)
+    """Whether SQL is logged or listened to (the engine's listeners
+    include those of the Engine class, added before or after it)."""
+    dispatch = connection.engine.dispatch
+    return bool(connection._echo or connection._has_events
+                or dispatch.before_cursor_execute
+                or dispatch.after_cursor_execute
+                or dispatch.before_execute or dispatch.after_execute)
 
 
 def rows(connection: sa.engine.Connection, statement: sa.Select,

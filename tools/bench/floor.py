@@ -237,18 +237,6 @@ class Recorder:
         self.thread = threading.get_ident()
         sa.event.listen(sa.engine.Engine, 'before_cursor_execute',
                         self._seen)
-        # Reads on the DBAPI cursor (blazar_ext.db.rows, where the tree
-        # has it) pass no SQLAlchemy event: seen where they run.
-        try:
-            from blazar_ext.db import rows as db_rows
-        except ImportError:
-            return
-        fetch = db_rows._fetch
-
-        def fetched(conn, text, values):
-            self._seen(conn, None, text, values, None, False)
-            return fetch(conn, text, values)
-        db_rows._fetch = fetched
 
     def _seen(self, conn, cursor, statement, parameters, context,
               executemany):

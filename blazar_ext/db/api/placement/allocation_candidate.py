@@ -15,8 +15,8 @@ from blazar_ext.db.api.placement import inventory as inv_api
 from blazar_ext.db.api.placement import provider_base
 from blazar_ext.db.api.placement import resource_provider as rp_api
 from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import placement as models
-from blazar_ext.db import rows as db_rows
 from blazar_ext.db import session as db_session
 
 RP = models.ResourceProvider
@@ -145,7 +145,7 @@ def class_names(conn) -> dict:
 def _classes_and_trees(conn) -> tuple:
     """(class_names(), candidate_trees.uses_trees()) in one statement:
     every candidates request asks both."""
-    rows = db_rows.all_rows(conn, _CLASSES_AND_TREES)
+    rows = driver_read.rows(conn, _CLASSES_AND_TREES)[1]
     if not rows:  # no class at all: nothing carried the flag
         return {}, candidate_trees.uses_trees(conn)
     return {cid: name for cid, name, _ in rows}, bool(rows[0][2])
@@ -309,9 +309,9 @@ def _flat_candidates(session, conn, classes: dict, resources: dict,
     if in_tree is not None and conn.scalar(
             sa.select(RP.id).where(RP.uuid == in_tree)) is None:
         return FlatCandidates([], [], [], [], [])
-    rows = db_rows.all_rows(conn, candidate_query(
+    rows = driver_read.rows(conn, candidate_query(
         _ids_by_name(classes), resources, required, member_of,
-        forbidden_aggregates, in_tree, root_required, limit))
+        forbidden_aggregates, in_tree, root_required, limit))[1]
     if not rows:
         return FlatCandidates([], [], [], [], [])
     _ids, uuids, parents, roots, inventories, traits = (

@@ -6,8 +6,8 @@ import operator
 import sqlalchemy as sa
 from sqlalchemy.ext import compiler
 
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import placement as models
-from blazar_ext.db import rows as db_rows
 from blazar_ext.db import session as db_session
 from blazar_ext import exceptions
 
@@ -120,10 +120,11 @@ def execute_for_ids(conn, build, ids):
 
 def rows_for_ids(conn, build, ids) -> list:
     """execute_for_ids(conn, build, ids).all(), as tuples; for a few ids
-    (the statement built once) read on the DBAPI cursor (db.rows)."""
+    (the statement built once) read on the DBAPI cursor (db.driver_read)."""
     values = [int(i) for i in ids]
     if len(values) <= _BOUND_IDS:
-        return db_rows.all_rows(conn, _built_once(build), {'ids': values})
+        return driver_read.rows(conn, _built_once(build),
+                                {'ids': values})[1]
     return conn.execute(build(lambda column: ids_in(column, values))).all()
 
 

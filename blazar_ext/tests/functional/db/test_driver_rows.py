@@ -1,6 +1,7 @@
-"""db.rows.all_rows: a built-once statement read on the DBAPI cursor gives
-what SQLAlchemy's execution gives, on SQLite, MariaDB/MySQL and
-PostgreSQL."""
+"""db.driver_read on the Placement statements (the candidates', built
+once per filter with their values) and the shapes they bind: a
+built-once statement read on the DBAPI cursor gives what SQLAlchemy's
+execution gives, on SQLite, MariaDB/MySQL and PostgreSQL."""
 
 from unittest import mock
 
@@ -12,8 +13,8 @@ from blazar_ext.db.api.placement import allocation_candidate as ac_api
 from blazar_ext.db.api.placement import candidate_trees
 from blazar_ext.db.api.placement import resource_class as rc_api
 from blazar_ext.db.api.placement import trait as trait_api
+from blazar_ext.db import driver_read
 from blazar_ext.db.models import placement as models
-from blazar_ext.db import rows as db_rows
 from blazar_ext.db import session as db_session
 from blazar_ext.tests import base
 from blazar_ext.tests.functional import backends
@@ -54,8 +55,8 @@ class TestDriverRows(base.DBTestCase):
         with db_session.reader.connection.using(self.context) as conn:
             expected = [tuple(row) for row in
                         conn.execute(statement, params).all()]
-            got = db_rows.all_rows(conn, statement, params)
-            again = db_rows.all_rows(conn, statement, params)
+            got = driver_read.rows(conn, statement, params)[1]
+            again = driver_read.rows(conn, statement, params)[1]
         return expected, got, again
 
     def _check(self, statement, params=None) -> list:
@@ -127,21 +128,21 @@ class TestDriverRows(base.DBTestCase):
                            root_provider_id=1))
         with db_session.reader.connection.using(self.context) as conn:
             self.assertFalse(candidate_trees.uses_trees(conn))
-            self.assertEqual(0, db_rows.all_rows(
-                conn, ac_api._CLASSES_AND_TREES)[0][2])
+            self.assertEqual(0, driver_read.rows(
+                conn, ac_api._CLASSES_AND_TREES)[1][0][2])
         with db_session.writer.using(self.context) as session:
             session.add(RP(id=2, uuid='b' * 32, name='child', generation=0,
                            parent_provider_id=1, root_provider_id=1))
         with db_session.reader.connection.using(self.context) as conn:
             self.assertTrue(candidate_trees.uses_trees(conn))
-            self.assertEqual(1, db_rows.all_rows(
-                conn, ac_api._CLASSES_AND_TREES)[0][2])
+            self.assertEqual(1, driver_read.rows(
+                conn, ac_api._CLASSES_AND_TREES)[1][0][2])
 
     def test_error_raised_as_sqlalchemy_raises_it(self):
         # Wrapped, as by SQLAlchemy and oslo.db: not the driver's own.
         with db_session.reader.connection.using(self.context) as conn:
             self.assertRaises((db_exc.DBError, sa.exc.StatementError),
-                              db_rows.all_rows, conn, _MISSING)
+                              driver_read.rows, conn, _MISSING)
 
 
 TestDriverRowsMySQL, TestDriverRowsPostgreSQL = backends.on_each_backend(
