@@ -139,8 +139,9 @@ def _watched(connection: sa.engine.Connection) -> bool:
 
 def rows(connection: sa.engine.Connection, statement: sa.Select,
          params: dict | None = None) -> tuple:
-    """(column names, rows as tuples) of ``statement``, a SELECT built
-    once, with ``params`` bound, on ``connection``'s transaction."""
+    """(column names, a list of rows as tuples) of ``statement``, a
+    SELECT built once, with ``params`` bound, on ``connection``'s
+    transaction."""
     if _watched(connection):
         return _through_sqlalchemy(connection, statement, params)
     dialect = connection.dialect
@@ -160,8 +161,9 @@ def rows(connection: sa.engine.Connection, statement: sa.Select,
         cursor.close()
     processors = plan.processors(description)
     if processors and fetched:
-        fetched = [_processed(row, processors) for row in fetched]
-    return plan.keys, fetched
+        return plan.keys, [_processed(row, processors) for row in fetched]
+    # A list, as from sqlite3 and psycopg2 (PyMySQL gives a tuple).
+    return plan.keys, fetched if type(fetched) is list else list(fetched)
 
 
 def records(connection: sa.engine.Connection, statement: sa.Select,

@@ -210,8 +210,10 @@ def _server(cls, *args, keep_alive: int, **options) -> wsgi.Server:
     server = cls(*args, **options)
     server.keep_alive_conn_limit = keep_alive
     pool = server.requests
-    pool._queue = _WorkQueue(maxsize=pool._queue.maxsize)
-    pool.get = pool._queue.get
+    if type(getattr(pool, '_queue', None)) is queue.Queue:
+        # cheroot's ThreadPool as of 10.x; another keeps its own order.
+        pool._queue = _WorkQueue(maxsize=pool._queue.maxsize)
+        pool.get = pool._queue.get
     return server
 
 
