@@ -20,8 +20,10 @@ def parse_json(body: bytes):
         data = jsonutils.loads(body, parse_constant=_refuse_constant,
                                parse_float=_finite_float)
         # "\ud800" is valid JSON but no Unicode character: nothing could
-        # store or print it.
-        jsonutils.dumps(data, ensure_ascii=False).encode('utf-8')
+        # store or print it. Only an escape makes one of UTF-8 bytes
+        # (their decoder refuses an encoded surrogate).
+        if _may_have(body, (b'\\ud', b'\\uD')):
+            jsonutils.dumps(data, ensure_ascii=False).encode('utf-8')
     except UnicodeEncodeError:
         raise exceptions.Invalid(
             reason='the request body has a string with an unpaired UTF-16 '
@@ -33,7 +35,8 @@ def parse_json(body: bytes):
         # json gives up past the interpreter's recursion limit.
         raise exceptions.Invalid(
             reason='the request body is nested too deeply')
-    if _has_nul(data):
+    # Likewise a NUL: JSON text holds none but as an escape.
+    if _may_have(body, (b'\\u0000',)) and _has_nul(data):
         # PostgreSQL cannot store it, and no name or value needs it.
         raise exceptions.Invalid(
             reason='the request body has a string with a NUL character '
@@ -84,6 +87,14 @@ def request_json(req):
         del environ[_KEPT]
         return data
     return parse_json(req.body)
+
+
+def _may_have(body, escapes: tuple) -> bool:
+    """Whether the JSON text ``body`` may hold a string these escapes
+    begin: any text but bytes, or bytes with one of them in it."""
+    if type(body) is not bytes:
+        return True
+    return any(escape in body for escape in escapes)
 
 
 def _refuse_constant(name: str):
