@@ -8,6 +8,7 @@ import jsonschema
 from oslo_serialization import jsonutils
 from oslo_utils import strutils
 
+from blazar_ext.api import schema_check
 from blazar_ext import exceptions
 from blazar_ext import identity_cache
 
@@ -161,14 +162,22 @@ _VALIDATORS = identity_cache.IdentityCache(512)
 
 
 def _validator(schema: dict):
-    return _VALIDATORS.get(schema, lambda: jsonschema.Draft202012Validator(
-        schema, format_checker=_FORMATS))
+    return jsonschema.Draft202012Validator(schema, format_checker=_FORMATS)
+
+
+def _checks(schema: dict) -> tuple:
+    """(jsonschema's validator, schema_check's quick yes or None) of
+    ``schema``, made at its first use."""
+    return _VALIDATORS.get(schema, lambda: (_validator(schema),
+                                            schema_check.compile(schema)))
 
 
 def validate(schema: dict, data) -> None:
     """Raise Invalid when ``data`` does not match ``schema``."""
-    error = jsonschema.exceptions.best_match(
-        _validator(schema).iter_errors(data))
+    validator, quick = _checks(schema)
+    if quick is not None and quick(data):
+        return  # what jsonschema would find valid (schema_check)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is None:
         return
     where = '/'.join(str(p) for p in error.absolute_path)
