@@ -20,8 +20,10 @@ def parse_json(body: bytes):
         data = jsonutils.loads(body, parse_constant=_refuse_constant,
                                parse_float=_finite_float)
         # "\ud800" is valid JSON but no Unicode character: nothing could
-        # store or print it.
-        jsonutils.dumps(data, ensure_ascii=False).encode('utf-8')
+        # store or print it. Only an escape makes one of UTF-8 bytes
+        # (their decoder refuses an encoded surrogate).
+        if _may_have(body, (b'\\ud', b'\\uD')):
+            jsonutils.dumps(data, ensure_ascii=False).encode('utf-8')
     except UnicodeEncodeError:
         raise exceptions.Invalid(
             reason='the request body has a string with an unpaired UTF-16 '
@@ -33,12 +35,66 @@ def parse_json(body: bytes):
         # json gives up past the interpreter's recursion limit.
         raise exceptions.Invalid(
             reason='the request body is nested too deeply')
-    if _has_nul(data):
+    # Likewise a NUL: JSON text holds none but as an escape.
+    if _may_have(body, (b'\\u0000',)) and _has_nul(data):
         # PostgreSQL cannot store it, and no name or value needs it.
         raise exceptions.Invalid(
             reason='the request body has a string with a NUL character '
                    '(\\u0000)')
     return data
+
+
+# The environ key of a request's body decoded by parse_json: (the body's
+# stream, its length, the value). The reservation API's RequestHook
+# decodes the body before Pecan does, Pecan then reads it (twice, while
+# routing) and the handler last: one decode, and one read of the body (50
+# function calls through WebOb each), for the three. A body set anew
+# (``req.body = ...``) is a new stream: the value kept is then not used.
+_KEPT = 'blazar_ext.json_body'
+
+
+def keep_json(req) -> bool:
+    """Decode ``req``'s body with parse_json and keep the value for
+    kept_json and request_json; False (nothing kept) if it fails."""
+    body = req.body  # now seekable: the stream holds these bytes
+    try:
+        data = parse_json(body)
+    except Exception:  # the callers decode it again and say why
+        return False
+    environ = req.environ
+    environ[_KEPT] = (environ['wsgi.input'], environ.get('CONTENT_LENGTH'),
+                      data)
+    return True
+
+
+def kept_json(environ: dict):
+    """(True, the value keep_json kept for the request's body as it is
+    now) or (False, None)."""
+    kept = environ.get(_KEPT)
+    if (kept is not None and kept[0] is environ.get('wsgi.input')
+            and kept[1] == environ.get('CONTENT_LENGTH')):
+        return True, kept[2]
+    return False, None
+
+
+def request_json(req):
+    """parse_json(req.body), the value keep_json kept if it has one for
+    this body. Handed over once: a second call decodes again, so what a
+    handler changes in its value is never seen by another reader."""
+    environ = req.environ
+    found, data = kept_json(environ)
+    if found:
+        del environ[_KEPT]
+        return data
+    return parse_json(req.body)
+
+
+def _may_have(body, escapes: tuple) -> bool:
+    """Whether the JSON text ``body`` may hold a string these escapes
+    begin: any text but bytes, or bytes with one of them in it."""
+    if type(body) is not bytes:
+        return True
+    return any(escape in body for escape in escapes)
 
 
 def _refuse_constant(name: str):

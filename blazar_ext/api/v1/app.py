@@ -16,6 +16,7 @@ def build() -> object:
                                 v1_hooks.ResourceIdHook(),
                                 metrics.RouteHook(),
                                 errors.ErrorHook()],
+                         request_cls=v1_hooks.JsonRequest,
                          force_canonical=False,
                          guess_content_type_from_ext=False)
     return faults.JsonErrors(app, errors.render)

@@ -61,7 +61,7 @@ class AdjustController(rest.RestController):
     def post(self, budget_id):
         context = pecan.request.context
         policy.authorize(context, budget_policies.ADJUST)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.ADJUST, values)
         budget_api.budget_get(context, budget_id)
         budget_client.get_client().adjust_budget(
@@ -96,7 +96,7 @@ class BudgetsController(rest.RestController):
     def post(self):
         context = pecan.request.context
         policy.authorize(context, budget_policies.POST)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.CREATE, values)
         values['credits'] = repr(values['credits'])
         created = budget_client.get_client().create_budget(context, values)

@@ -131,7 +131,7 @@ class DevicesController(rest.RestController):
     def post(self):
         context = pecan.request.context
         policy.authorize(context, device_policies.POST)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.CREATE, values)
         _check_values(values)
         device = _call(context, 'create', {'values': values})
@@ -142,7 +142,7 @@ class DevicesController(rest.RestController):
     def put(self, device_id):
         context = pecan.request.context
         policy.authorize(context, device_policies.PUT)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.UPDATE, values)
         _check_values(values)
         _service_state(values)

@@ -46,7 +46,7 @@ class FloatingIPsController(rest.RestController):
     def post(self):
         context = pecan.request.context
         policy.authorize(context, floatingip_policies.POST)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         v1_leases.require(values, schema.CREATE['required'])
         validation.validate(schema.CREATE, values)
         created = manager_client.get_client().resource_call(

@@ -57,12 +57,33 @@ def _check_body(req) -> None:
         raise _refuse(415, 'Unknown charset %r in the Content-Type header.'
                       % req.charset)
     if req.content_type in ('application/json', 'application/javascript'):
+        if validation.keep_json(req):
+            # What Pecan and the handler read: decoded here, once
+            # (JsonRequest). A body parse_json refuses is decoded again
+            # below, as before.
+            return
         try:
             req.json
         except RecursionError:
             raise _refuse(400, 'The request body is nested too deeply.')
         except Exception:  # Pecan and the handler report the rest.
             pass
+
+
+class JsonRequest(pecan.Request):
+    """Pecan's request, whose ``json`` (Pecan reads it twice while
+    routing) is the value RequestHook kept when the body is UTF-8 as
+    parse_json reads it: the same value webob's json_body decodes."""
+
+    @property
+    def json(self):
+        environ = self.environ
+        if ('charset' not in environ.get('CONTENT_TYPE', '').lower()
+                or codecs.lookup(self.charset).name == 'utf-8'):
+            found, data = validation.kept_json(environ)
+            if found:
+                return data
+        return pecan.Request.json.fget(self)
 
 
 class ResourceIdHook(pecan.hooks.PecanHook):

@@ -148,7 +148,7 @@ class HostsController(rest.RestController):
     def post(self):
         context = pecan.request.context
         policy.authorize(context, oshosts_policies.POST)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         if isinstance(values, dict):
             _check_names(values, tuple(schema.CREATE['properties']))
         validation.validate(schema.CREATE, values)
@@ -169,7 +169,7 @@ class HostsController(rest.RestController):
     def put(self, host_id):
         context = pecan.request.context
         policy.authorize(context, oshosts_policies.PUT)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         if isinstance(values, dict):
             _check_update(values)
         validation.validate(schema.UPDATE, values)

@@ -30,7 +30,7 @@ class LeasePlanController(rest.RestController):
     def post(self):
         context = pecan.request.context
         policy.authorize(context, plan_policies.PLAN)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.PLAN, values)
         with_resources = values.get('with_resources', False)
         if with_resources:

@@ -95,7 +95,7 @@ class LeaseSeriesController(rest.RestController):
     def patch(self, series_id):
         context = pecan.request.context
         _get_authorized(context, series_id, series_policies.PATCH)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.UPDATE, values)
         result = manager_client.get_client().update_lease_series(
             context, series_id, values, v1_hosts.show_private(context))
@@ -108,7 +108,7 @@ class LeaseSeriesController(rest.RestController):
         """Skip the occurrence of one local date."""
         context = pecan.request.context
         _get_authorized(context, series_id, series_policies.SKIP)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.SKIP, values)
         manager_client.get_client().skip_lease_series_date(
             context, series_id, values['date'])

@@ -61,7 +61,7 @@ class QuoteController(rest.RestController):
     def post(self):
         context = pecan.request.context
         policy.authorize(context, budget_policies.QUOTE)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         require(values, schema.CREATE['required'])
         validation.validate(schema.CREATE, values)
         return {'quote': budget_client.get_client().quote_lease(
@@ -97,7 +97,7 @@ class LeasesController(rest.RestController):
     def post(self):
         context = pecan.request.context
         policy.authorize(context, lease_policies.POST)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         if isinstance(values, dict) and 'recurrence' in values:
             require(values, schema.CREATE['required'])
             pecan.response.status = 201
@@ -120,7 +120,7 @@ class LeasesController(rest.RestController):
     def put(self, lease_id):
         context = pecan.request.context
         _get_authorized(context, lease_id, lease_policies.PUT)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.UPDATE, values)
         manager_client.get_client().update_lease(
             context, lease_id, values, v1_hosts.show_private(context))

@@ -104,7 +104,7 @@ class ResourceMaintenanceController(rest.RestController):
     def post(self, ref):
         context = pecan.request.context
         policy.authorize(context, policies.POST)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.CREATE, values)
         result = manager_client.get_client().schedule_maintenance(
             context, self.resource_id_of(context, ref), values,
@@ -115,7 +115,7 @@ class ResourceMaintenanceController(rest.RestController):
     def _update(self, ref, window_id):
         context = pecan.request.context
         policy.authorize(context, policies.PATCH)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.UPDATE, values)
         self._of_resource(context, ref, window_id)
         return _answer(manager_client.get_client().update_maintenance(

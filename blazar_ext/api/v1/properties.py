@@ -120,7 +120,7 @@ def show_property(context, resource_type: str, name: str) -> dict:
 def update_property(context, resource_type: str, name: str) -> dict:
     """Set the private flag from a {"private": <bool>} body."""
     policy.authorize(context, property_policies.UPDATE)
-    values = validation.parse_json(pecan.request.body)
+    values = validation.request_json(pecan.request)
     validation.validate(schema.UPDATE, values)
     source, catalog = _source(resource_type)
     if source != resource_type:

@@ -43,7 +43,7 @@ class RatesController(rest.RestController):
     def put(self):
         context = pecan.request.context
         policy.authorize(context, budget_policies.RATES_PUT)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         validation.validate(schema.RATES, values)
         # Checked here too, so a bad expression is a 400 before any call.
         rates_mod.validate_list(values['rates'])

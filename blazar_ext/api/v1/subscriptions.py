@@ -129,7 +129,7 @@ class SubscriptionsController(rest.RestController):
     def post(self):
         context = pecan.request.context
         policy.authorize(context, subscription_policies.POST)
-        values = validation.parse_json(pecan.request.body)
+        values = validation.request_json(pecan.request)
         if isinstance(values, dict) and 'secret' not in values:
             raise exceptions.Invalid(reason='Missing parameter secret')
         values = _checked(values, schema.CREATE)
@@ -148,7 +148,7 @@ class SubscriptionsController(rest.RestController):
     def patch(self, subscription_id):
         context = pecan.request.context
         _get_authorized(context, subscription_id, subscription_policies.PATCH)
-        values = _checked(validation.parse_json(pecan.request.body),
+        values = _checked(validation.request_json(pecan.request),
                           schema.UPDATE)
         if not values:
             raise exceptions.Invalid(reason='nothing to change: give url, '

@@ -192,31 +192,83 @@ _INSERT_RESERVATION = sa.insert(_RESERVATIONS)
 _INSERT_EVENT = sa.insert(_EVENTS)
 
 
-def lease_insert(session, values: dict) -> str:
-    """Insert a lease row; its id."""
-    return session.connection().execute(
-        _INSERT_LEASE, values).inserted_primary_key[0]
+# A column whose value the database gives (a server default): not known
+# before the row is read back.
+_FROM_DATABASE = object()
+
+
+def _row(table, values: dict) -> dict:
+    """The row an INSERT of ``values`` writes: every column, in the
+    table's order (as a read of the row gives them), a missing one its
+    Python default, computed here as SQLAlchemy would at the insert
+    (``new_uuid``, ``timeutils.utcnow()``, False), or None without one;
+    _FROM_DATABASE for a server default alone."""
+    row = {}
+    for column in table.columns:
+        name = column.key
+        default = column.default
+        if name in values:
+            row[name] = values[name]
+        elif default is not None and default.is_scalar:
+            row[name] = default.arg
+        elif default is not None and default.is_callable:
+            row[name] = default.arg(None)
+        elif default is None and column.server_default is None:
+            row[name] = None
+        else:
+            row[name] = _FROM_DATABASE
+    return row
+
+
+def _insert_row(session, statement, table, values: dict,
+                rows: list | None) -> dict:
+    """Insert ``values`` into ``table`` with its defaults computed here;
+    the row (appended to ``rows`` if given)."""
+    row = _row(table, values)
+    session.connection().execute(statement, {
+        name: value for name, value in row.items()
+        if value is not _FROM_DATABASE})
+    if rows is not None:
+        rows.append(row)
+    return row
+
+
+def lease_insert(session, values: dict, rows: list | None = None) -> str:
+    """Insert a lease row; its id. ``rows``, if given, gets the row
+    written (see built_lease)."""
+    return _insert_row(session, _INSERT_LEASE, _LEASES, values, rows)['id']
 
 
 def reservation_insert(session, lease_id: str, resource_type: str,
-                       status: str) -> str:
-    """Insert a reservation row (its detail is the plugin's); its id."""
-    return session.connection().execute(_INSERT_RESERVATION, {
+                       status: str, rows: list | None = None) -> str:
+    """Insert a reservation row (its detail is the plugin's); its id.
+    ``rows`` as for lease_insert."""
+    return _insert_row(session, _INSERT_RESERVATION, _RESERVATIONS, {
         'lease_id': lease_id, 'resource_type': resource_type,
-        'status': status}).inserted_primary_key[0]
+        'status': status}, rows)['id']
 
 
 _SET_RESOURCE = (sa.update(_RESERVATIONS)
                  .where(_RESERVATIONS.c.id == sa.bindparam('reservation'))
-                 .values(resource_id=sa.bindparam('resource')))
+                 .values(resource_id=sa.bindparam('resource'),
+                         updated_at=sa.bindparam('updated_at')))
+# The value updated_at's onupdate would give (the statement sets it).
+_UPDATED_AT = _RESERVATIONS.c.updated_at.onupdate.arg
 
 
 def reservation_set_resource(session, reservation_id: str,
-                             resource_id: str | None) -> None:
+                             resource_id: str | None,
+                             rows: list | None = None) -> None:
     """Point a reservation at its detail row (Blazar's resource_id).
-    The row's, not an ORM object's: the reservation was inserted so."""
+    The row's, not an ORM object's: the reservation was inserted so.
+    The reservation's row in ``rows``, if there, gets the new values."""
+    updated_at = _UPDATED_AT(None)
     session.connection().execute(_SET_RESOURCE, {
-        'reservation': reservation_id, 'resource': resource_id})
+        'reservation': reservation_id, 'resource': resource_id,
+        'updated_at': updated_at})
+    for row in rows or ():
+        if row['id'] == reservation_id:
+            row.update(resource_id=resource_id, updated_at=updated_at)
 
 
 def lease_read(session, lease_id: str, lock: bool = False) -> dict:
@@ -258,13 +310,70 @@ def lease_set(session, lease_id: str, values: dict) -> None:
             .execution_options(synchronize_session=False))
 
 
-def events_insert(session, lease_id: str, events: list) -> None:
+def events_insert(session, lease_id: str, events: list,
+                  rows: list | None = None) -> None:
     """The UNDONE events of a lease just inserted, in one statement (no
-    row to lock or replace yet, unlike set_events)."""
+    row to lock or replace yet, unlike set_events). ``rows`` as for
+    lease_insert."""
     if events:
+        written = [_row(_EVENTS, dict(event, lease_id=lease_id,
+                                      status=states.Event.UNDONE))
+                   for event in events]
         session.connection().execute(_INSERT_EVENT, [
-            dict(event, lease_id=lease_id, status=states.Event.UNDONE)
-            for event in events])
+            {name: value for name, value in row.items()
+             if value is not _FROM_DATABASE} for row in written])
+        if rows is not None:
+            rows.extend(written)
+
+
+def built_lease(session, lease_rows: list, reservation_rows: list,
+                event_rows: list) -> dict | None:
+    """The lease lease_read would give of the rows this transaction has
+    just inserted (one lease, its reservations and events; see
+    lease_insert's ``rows``), without reading them back; None where a
+    read could give another value, for the caller to read it:
+
+    * MySQL and MariaDB: a DATETIME keeps no fraction of a second
+      (created_at, updated_at), and a string too long may be cut;
+    * a value the database gives (a server default);
+    * reservations made in the same microsecond, which the read orders
+      by id in the database's collation.
+
+    SQLite and PostgreSQL give back the values written: naive datetimes
+    to the microsecond, strings and booleans as they were.
+    """
+    if session.bind.dialect.name not in ('sqlite', 'postgresql'):
+        return None
+    if len(lease_rows) != 1:
+        return None
+    for row in (*lease_rows, *reservation_rows, *event_rows):
+        if any(value is _FROM_DATABASE for value in row.values()):
+            return None
+    stamps = [row['created_at'] for row in reservation_rows]
+    if any(not isinstance(stamp, datetime.datetime) for stamp in stamps) or (
+            any(a >= b for a, b in zip(stamps, stamps[1:]))):
+        return None
+    # The read's order: reservations by (created_at, id), events by
+    # (time, event_type); each event of a lease has its own type.
+    lease = dict(lease_rows[0])
+    lease['reservations'] = [dict(row) for row in reservation_rows]
+    times = [row['time'] for row in event_rows]
+    if len(set(times)) != len(times) and not _first_letters_differ(
+            [row['event_type'] for row in event_rows]):
+        return None
+    lease['events'] = sorted(
+        (dict(row) for row in event_rows),
+        key=lambda row: (row['time'], row['event_type']))
+    return lease
+
+
+def _first_letters_differ(types: list) -> bool:
+    """Whether event types ordered by the database's collation surely
+    come in Python's order: lowercase ASCII first letters, all
+    different (start_lease, before_end_lease, end_lease)."""
+    firsts = [kind[:1] for kind in types]
+    return (len(set(firsts)) == len(firsts) and
+            all(first.isascii() and first.islower() for first in firsts))
 
 
 def set_events(session, lease_id: str, events: list,

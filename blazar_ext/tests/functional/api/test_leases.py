@@ -15,6 +15,7 @@ from blazar_ext import context
 from blazar_ext.db.api import lease as lease_api
 from blazar_ext.db.models import host as host_models
 from blazar_ext.db import session as db_session
+from blazar_ext.manager import leases as manager_leases
 from blazar_ext.plugins import loader
 from blazar_ext.rpc import manager_client
 from blazar_ext.tests import base
@@ -450,3 +451,85 @@ def _without_ids(value):
     if isinstance(value, list):
         return [_without_ids(item) for item in value]
     return value
+
+
+class TestCreateBuiltFromRows(base.LeaseTestCase):
+    """The manager's lease after a create is built from the rows it has
+    just written (lease, reservations, events), not read back: the very
+    values a read in the same transaction gives, types and order, on
+    SQLite and PostgreSQL; read back on MariaDB/MySQL (DATETIME keeps no
+    microseconds)."""
+
+    def setUp(self):
+        super().setUp()
+        for i, memory in enumerate(('4096', '8192', '8192')):
+            self.add_host('h%d' % i, rack='r1', memory=memory, vcpus=8,
+                          memory_mb=16384, local_gb=100)
+        for address in ('172.24.4.10', '172.24.4.11'):
+            resp = self.request('POST', '/v1/floatingips', {
+                'floating_network_id': 'net-1',
+                'floating_ip_address': address})
+            self.assertEqual(201, resp.status, resp.text)
+        self.compared = []
+        written = manager_leases.LeaseManager._written
+
+        def checked(manager, session, lease_id, rows):
+            built = lease_api.built_lease(session, rows['leases'],
+                                          rows['reservations'],
+                                          rows['events'])
+            lease = written(manager, session, lease_id, rows)
+            read = manager._read(session, lease_id)
+            self.compared.append((built is not None, lease, read))
+            return lease
+        self.useFixture(fixtures_lib.MockPatchObject(
+            manager_leases.LeaseManager, '_written', autospec=True,
+            side_effect=checked))
+
+    def _check(self, **extra):
+        self.create(**extra)
+        [(built, lease, read)] = self.compared[-1:]
+        self.assertEqual(self.db.engine.dialect.name != 'mysql', built)
+        self.assertEqual(read, lease)
+        self.assertEqual(list(read), list(lease))
+        for mine, theirs in ((lease, read),
+                             *zip(lease['reservations'],
+                                  read['reservations']),
+                             *zip(lease['events'], read['events'])):
+            self.assertEqual(list(theirs), list(mine))
+            self.assertEqual({k: type(v) for k, v in theirs.items()},
+                             {k: type(v) for k, v in mine.items()})
+        return lease
+
+    def test_host_and_floating_ip(self):
+        lease = self._check(
+            before_end_date=base.lease_date(90),
+            reservations=[
+                base.host_reservation(
+                    resource_properties='["==", "$rack", "r1"]'),
+                {'resource_type': 'virtual:floatingip',
+                 'network_id': 'net-1', 'amount': 1}])
+        self.assertEqual(2, len(lease['reservations']))
+
+    def test_two_host_reservations_in_their_order(self):
+        lease = self._check(name='two', reservations=[
+            base.host_reservation(
+                resource_properties='[">=", "$memory", "8192"]'),
+            base.host_reservation(min=1, max=1)])
+        self.assertEqual(2, len(lease['reservations']))
+
+    def test_instances(self):
+        self._check(name='inst', reservations=[{
+            'resource_type': 'virtual:instance', 'amount': 2, 'vcpus': 2,
+            'memory_mb': 1024, 'disk_gb': 10, 'affinity': None,
+            'resource_properties': ''}])
+
+    def test_events_at_one_time(self):
+        # before_end at the end: two events at one time, ordered by type.
+        lease = self._check(name='tie', start=60, end=120,
+                            before_end_date=base.lease_date(120))
+        times = [event['time'] for event in lease['events']]
+        self.assertEqual(2, len(set(times)))
+
+
+TestCreateBuiltFromRowsMySQL, TestCreateBuiltFromRowsPostgreSQL = (
+    backends.on_each_backend(TestCreateBuiltFromRows))
