@@ -1,5 +1,5 @@
 """db.driver_read against SQLAlchemy's own execution, on SQLite, MySQL
-and PostgreSQL (the latter two skip with oslo.db's reason when absent):
+and PostgreSQL (tests.functional.backends):
 the same names and values, the same transaction, oslo.db's exceptions,
 and statement listeners still shown every statement."""
 
@@ -8,15 +8,13 @@ import logging
 
 import fixtures as fixtures_lib
 from oslo_db import exception as db_exc
-from oslo_db.sqlalchemy import provision
-from oslo_db.sqlalchemy import test_fixtures
-from oslotest import base
 import sqlalchemy as sa
 
 from blazar_ext import context as blazar_context
 from blazar_ext.db import driver_read
 from blazar_ext.db import session as db_session
-from blazar_ext.tests.functional.db import test_host_properties as fixtures
+from blazar_ext.tests import base
+from blazar_ext.tests.functional import backends
 
 METADATA = sa.MetaData()
 THINGS = sa.Table(
@@ -80,14 +78,13 @@ STATEMENTS = {
 }
 
 
-class _DriverReadMixin:
+class TestDriverRead(base.DBTestCase):
 
     def setUp(self):
         super().setUp()
         self.engine = db_session.get_engine()
-        backend = provision.Backend(self.engine.name, self.engine.url)
-        self.addCleanup(backend.drop_all_objects, self.engine)
         METADATA.create_all(self.engine)
+        self.addCleanup(METADATA.drop_all, self.engine)
         with self.engine.begin() as connection:
             connection.execute(THINGS.insert(), ROWS)
         self.context = blazar_context.get_admin_context()
@@ -203,19 +200,5 @@ class _DriverReadMixin:
         self.assertEqual(2, sum('driver_read_things' in s for s in seen))
 
 
-class TestDriverReadSQLite(_DriverReadMixin,
-                           test_fixtures.OpportunisticDBTestMixin,
-                           base.BaseTestCase):
-    FIXTURE = fixtures._SQLiteFixture
-
-
-class TestDriverReadMySQL(_DriverReadMixin,
-                          test_fixtures.OpportunisticDBTestMixin,
-                          base.BaseTestCase):
-    FIXTURE = fixtures._MySQLFixture
-
-
-class TestDriverReadPostgreSQL(_DriverReadMixin,
-                               test_fixtures.OpportunisticDBTestMixin,
-                               base.BaseTestCase):
-    FIXTURE = fixtures._PostgreSQLFixture
+TestDriverReadMySQL, TestDriverReadPostgreSQL = backends.on_each_backend(
+    TestDriverRead)
