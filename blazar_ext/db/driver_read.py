@@ -50,14 +50,16 @@ class _Plan:
         self._types = [column[3] for column in compiled._result_columns]
         self.dialect = dialect
         self.result_processors = None  # from the first cursor
-        # An IN list's expansion depends only on its length: kept per
-        # length, unless values are written into the SQL itself.
-        # Parameters rendered at execution (IN lists), by compiled name.
+        # Parameters rendered at execution (IN lists, literal values), by
+        # compiled name: the driver gets their items, not them.
         self._listed = [compiled.bind_names[bind]
                         for bind in compiled.post_compile_params]
         self._late = frozenset(self._listed) | frozenset(
             compiled.bind_names[bind]
             for bind in compiled.literal_execute_params)
+        # An IN list's expansion depends only on its length: kept per
+        # length, unless a list holds rows (tuples) or values are written
+        # into the SQL itself.
         self._expansions = {} if self.expanding and all(
             bind.expanding and not bind.type._is_tuple_type
             for bind in compiled.post_compile_params) and not \
@@ -164,6 +166,13 @@ def rows(connection: sa.engine.Connection, statement: sa.Select,
         return plan.keys, [_processed(row, processors) for row in fetched]
     # A list, as from sqlite3 and psycopg2 (PyMySQL gives a tuple).
     return plan.keys, fetched if type(fetched) is list else list(fetched)
+
+
+def dicts(connection: sa.engine.Connection, statement: sa.Select,
+          params: dict | None = None) -> list:
+    """The rows of ``statement`` (as rows()) as dicts by column name."""
+    keys, fetched = rows(connection, statement, params)
+    return [dict(zip(keys, row)) for row in fetched]
 
 
 def records(connection: sa.engine.Connection, statement: sa.Select,

@@ -51,8 +51,7 @@ _ALL = sa.select(models.FloatingIP.__table__).order_by(
 
 def floatingip_list(context) -> list:
     with db_session.reader.using(context) as session:
-        keys, rows = driver_read.rows(session.connection(), _ALL)
-        return [dict(zip(keys, row)) for row in rows]
+        return driver_read.dicts(session.connection(), _ALL)
 
 
 def floatingip_create(context, values: dict) -> dict:

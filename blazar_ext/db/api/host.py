@@ -90,11 +90,11 @@ def host_get(context, host_id) -> dict:
     checked_id = _checked_id(host_id)
     with db_session.reader.using(context) as session:
         # Its columns, not an ORM object: the row is only shown.
-        keys, rows = driver_read.rows(session.connection(), _HOST_BY_ID,
-                                      {'id': checked_id})
+        rows = driver_read.dicts(session.connection(), _HOST_BY_ID,
+                                 {'id': checked_id})
         if not rows:
             raise exceptions.HostNotFound(host=host_id)
-        values = dict(zip(keys, rows[0]))
+        values = rows[0]
         values['capabilities'] = _capabilities_of(
             session, [values['id']])[values['id']]
         return values

@@ -30,8 +30,8 @@ def resource_type_list(context) -> list:
     """Every resource type, oldest first: Glance reads them unsorted, in
     the order of their rows."""
     with db_session.reader.using(context) as session:
-        keys, rows = driver_read.rows(session.connection(), _ALL)
-        return [_to_dict(dict(zip(keys, row))) for row in rows]
+        return [_to_dict(row)
+                for row in driver_read.dicts(session.connection(), _ALL)]
 
 
 def _get_or_create(session, name: str):

@@ -139,7 +139,7 @@ class TestDriverRead(base.DBTestCase):
             self.assertEqual(expected, (got[0], list(got[1])), pairs)
             self.assertEqual([p[0] for p in pairs], [r[0] for r in got[1]])
 
-    def test_records_are_read_by_name_and_position(self):
+    def test_records_and_dicts_are_read_by_name(self):
         statement, params = STATEMENTS['labelled, limited']
         with db_session.reader.using(self.context) as session:
             connection = session.connection()
@@ -152,6 +152,9 @@ class TestDriverRead(base.DBTestCase):
                                  [(row.thing, row.n) for row in got])
                 self.assertEqual([row[1] for row in expected],
                                  [row[1] for row in got])
+                self.assertEqual([dict(row._mapping) for row in expected],
+                                 driver_read.dicts(connection, statement,
+                                                   params))
 
     def test_reads_the_callers_transaction(self):
         statement, params = STATEMENTS['by id']
