@@ -103,6 +103,15 @@ def _built_once(build) -> sa.Select:
     return build(_bound_ids)
 
 
+def _for_ids(build, ids) -> tuple:
+    """(statement, parameters) of ``build(where)`` for the provider ids
+    ``ids``; parameters None for a statement built for them."""
+    values = [int(i) for i in ids]
+    if len(values) <= _BOUND_IDS:
+        return _built_once(build), {'ids': values}
+    return build(lambda column: ids_in(column, values)), None
+
+
 def execute_for_ids(conn, build, ids):
     """Execute ``build(where)`` for the provider ids ``ids``.
 
@@ -112,20 +121,16 @@ def execute_for_ids(conn, build, ids):
     ids instead of building the statement and its cache key again (most of
     a short request's CPU). Many ids are written in by ids_in().
     """
-    values = [int(i) for i in ids]
-    if len(values) <= _BOUND_IDS:
-        return conn.execute(_built_once(build), {'ids': values})
-    return conn.execute(build(lambda column: ids_in(column, values)))
+    return conn.execute(*_for_ids(build, ids))
 
 
 def rows_for_ids(conn, build, ids) -> list:
     """execute_for_ids(conn, build, ids).all(), as tuples; for a few ids
     (the statement built once) read on the DBAPI cursor (db.driver_read)."""
-    values = [int(i) for i in ids]
-    if len(values) <= _BOUND_IDS:
-        return driver_read.rows(conn, _built_once(build),
-                                {'ids': values})[1]
-    return conn.execute(build(lambda column: ids_in(column, values))).all()
+    statement, params = _for_ids(build, ids)
+    if params is None:  # built for these ids: no plan worth keeping
+        return conn.execute(statement).all()
+    return driver_read.rows(conn, statement, params)[1]
 
 
 def ids_in(column, ids) -> sa.ColumnElement:
