@@ -31,6 +31,15 @@ def _get_authorized(context, lease_id: str, rule: str) -> dict:
     return lease
 
 
+def _json_response(body: bytes):
+    """The response with ``body``, JSON already written (views keeps
+    each lease's text)."""
+    response = pecan.response
+    response.content_type = 'application/json'
+    response.body = body
+    return response
+
+
 def _degraded_filter(value: str | None) -> bool | None:
     """?degraded=true|false (an extension: the leases needing an
     operator); absent, every lease."""
@@ -84,14 +93,14 @@ class LeasesController(rest.RestController):
                                 do_raise=False):
             project_id = context.project_id
         with gc_pause.paused():
-            return {'leases': views.leases(loader.get().lease_list(
-                context, project_id, degraded=degraded))}
+            return _json_response(views.leases_json(loader.get().lease_list(
+                context, project_id, degraded=degraded)))
 
     @pecan.expose('json')
     def get_one(self, lease_id):
         context = pecan.request.context
-        return {'lease': views.lease(
-            _get_authorized(context, lease_id, lease_policies.GET))}
+        return _json_response(views.lease_json(
+            _get_authorized(context, lease_id, lease_policies.GET)))
 
     @pecan.expose('json')
     def post(self):

@@ -224,17 +224,71 @@ class TestLeaseVisibility(base.LeaseTestCase):
         self.add_host('h1')
         self.create(name='mine')
         states = []
-        real = views.leases
+        real = views.leases_json
 
-        def leases(values):
+        def leases_json(values):
             states.append(gc.isenabled())
             return real(values)
         was = gc.isenabled()
-        with mock.patch.object(views, 'leases', side_effect=leases):
+        with mock.patch.object(views, 'leases_json',
+                               side_effect=leases_json):
             listed = self.request('GET', '/v1/leases').json()['leases']
         self.assertEqual(['mine'], [x['name'] for x in listed])
         self.assertEqual([False], states)
         self.assertEqual(was, gc.isenabled())
+
+
+class TestListedTexts(base.LeaseTestCase):
+    """A listing and a show answer each lease with the text kept for its
+    values (views._LeaseTexts): the bytes the views and json.dumps make,
+    and a lease changed in any column, by any writer, shown changed."""
+
+    def setUp(self):
+        super().setUp()
+        self.add_host('h1', rack='r1')
+        resp = self.request('POST', '/v1/floatingips', {
+            'floating_network_id': 'net-1',
+            'floating_ip_address': '172.24.4.10'})
+        self.assertEqual(201, resp.status, resp.text)
+        self.lease = self.create(name='l1', reservations=[
+            host_reservation(),
+            {'resource_type': 'virtual:floatingip', 'network_id': 'net-1',
+             'amount': 1}])
+
+    def _made(self) -> bytes:
+        """The listing as the views and json.dumps make it."""
+        values = loader.get().lease_list(context.get_admin_context())
+        return json.dumps({'leases': views.leases(values)}).encode()
+
+    def test_bytes_are_those_the_views_make(self):
+        for _ in range(2):  # made, then kept
+            listed = self.request('GET', '/v1/leases')
+            self.assertEqual(200, listed.status)
+            self.assertEqual('application/json',
+                             listed.headers['Content-Type'])
+            self.assertEqual(self._made(), listed.body)
+        shown = self.request('GET', '/v1/leases/%s' % self.lease['id'])
+        self.assertEqual(
+            {'lease': json.loads(self._made())['leases'][0]}, shown.json())
+
+    def test_row_changed_outside_the_api_is_shown_changed(self):
+        self.request('GET', '/v1/leases')
+        self.request('GET', '/v1/leases/%s' % self.lease['id'])
+        # A status written without touching updated_at (as an import or
+        # an operator's SQL would): only the value differs.
+        with db_session.get_engine().begin() as conn:
+            conn.execute(sa.text(
+                "UPDATE reservations SET status = 'error' "
+                "WHERE lease_id = :id AND resource_type = 'physical:host'"),
+                {'id': self.lease['id']})
+        listed = self.request('GET', '/v1/leases').json()['leases'][0]
+        shown = self.show(self.lease['id'])
+        for lease in (listed, shown):
+            self.assertEqual(
+                {'physical:host': 'error', 'virtual:floatingip': 'pending'},
+                {r['resource_type']: r['status']
+                 for r in lease['reservations']})
+        self.assertEqual(self._made(), self.request('GET', '/v1/leases').body)
 
 
 class TestLeaseLifecycle(base.LeaseTestCase):
