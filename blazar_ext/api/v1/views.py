@@ -191,8 +191,10 @@ class _LeaseTexts:
     have: naive times and one Python type per column (1 and True, equal
     keys, never share a column). A lease with an unhashable value (a
     list in a type's detail) is made each time. Up to AT_MOST texts are
-    kept, then all are dropped; another set of enabled plugins starts
-    afresh.
+    kept, then all are dropped; a listing of more leases than that is
+    made whole, without keys (they could not all be kept, and making the
+    keys cost a quarter of making the texts); another set of enabled
+    plugins starts afresh.
     """
 
     AT_MOST = 4096
@@ -204,6 +206,9 @@ class _LeaseTexts:
     def texts(self, values: list, plugins: dict) -> list:
         """The JSON text of each lease of ``values`` (rows read from the
         database, with their details), as json.dumps(lease(...))."""
+        if len(values) > self.AT_MOST:
+            times = _Times()
+            return [json.dumps(lease(one, plugins, times)) for one in values]
         if plugins is not self._plugins:
             self._plugins, self._texts = plugins, {}
         texts = self._texts

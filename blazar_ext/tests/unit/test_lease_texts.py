@@ -100,6 +100,13 @@ class TestLeaseTexts(base.BaseTestCase):
         self._text(_lease(name='l3'))
         self.assertEqual(1, len(self.texts._texts))
 
+    def test_listing_past_the_limit_made_whole_not_kept(self):
+        self.texts.AT_MOST = 2
+        values = [_lease(name='l%d' % number) for number in range(3)]
+        self.assertEqual([_made(one, self.plugins) for one in values],
+                         self.texts.texts(values, self.plugins))
+        self.assertEqual({}, self.texts._texts)
+
     def test_listing_body_is_json_dumps_of_the_views(self):
         values = [_lease(detail='a'), dict(_lease(), id='lease-2')]
         self.assertEqual(
